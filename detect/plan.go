@@ -1,0 +1,156 @@
+// Package detect reads a repository's files and returns a plan: the checks
+// the repository really has, each with the file that marks it and why it was
+// chosen, and every candidate that was skipped with the reason.
+//
+// Detection only reads files. It never runs make, npm or go, because listing
+// a Makefile's targets with make itself runs $(shell ...) and remakes
+// included files.
+package detect
+
+import (
+	"strings"
+	"time"
+)
+
+// Kind says what a check proves. Quick mode runs every kind but test.
+type Kind string
+
+// The kinds of check.
+const (
+	KindTest      Kind = "test"
+	KindLint      Kind = "lint"
+	KindVet       Kind = "vet"
+	KindTypecheck Kind = "typecheck"
+	KindBuild     Kind = "build"
+	KindOther     Kind = "other"
+)
+
+// ParseKind accepts the kinds a user may name in .vbd.toml.
+func ParseKind(s string) (Kind, bool) {
+	switch k := Kind(s); k {
+	case KindTest, KindLint, KindVet, KindTypecheck, KindBuild, KindOther:
+		return k, true
+	}
+	return "", false
+}
+
+// Runner names the tool whose output proves (or fails to prove) that a check
+// verified something. The verdict package reads a check's output with the
+// parser for its runner; RunnerOpaque means no count can be expected.
+type Runner string
+
+// Runners vbd recognises.
+const (
+	RunnerGoTestJSON Runner = "go-test-json" // go test -json, run by vbd itself
+	RunnerGoVet      Runner = "go-vet"
+	RunnerGoBuild    Runner = "go-build"
+	RunnerNPM        Runner = "npm-script" // a package.json script; its output names the real runner
+	RunnerMake       Runner = "make"       // a Makefile target; its output names the real runner
+	RunnerPreCommit  Runner = "pre-commit"
+	RunnerOpaque     Runner = "opaque" // a custom command
+)
+
+// Check is one command vbd may run.
+type Check struct {
+	// Name is unique within a plan, e.g. "go test", "npm test (web)".
+	Name string `json:"name"`
+	Kind Kind   `json:"kind"`
+	// Argv is executed directly, without a shell, unless it is a
+	// user-configured check, which runs as ["sh", "-c", run].
+	Argv []string `json:"-"`
+	// Dir is the check's working directory, slash-separated and relative
+	// to the repository root ("." for the root).
+	Dir string `json:"dir"`
+	// Quick checks are cheap enough for --quick.
+	Quick bool `json:"quick"`
+	// Source is the file that marks the check, e.g. "go.mod" or "web/package.json".
+	Source string `json:"source"`
+	// Reason says why the check was chosen, in words.
+	Reason string `json:"reason,omitempty"`
+	// Skipped is empty for a check that will run, else why it will not.
+	Skipped string `json:"skipped"`
+	// Vacuous, when set, is known without running: the check can prove
+	// nothing ("npm-init placeholder script"). It is shown, not run.
+	Vacuous string `json:"vacuous,omitempty"`
+	// Runner selects how the output is read for evidence.
+	Runner Runner `json:"runner"`
+	// Env holds extra KEY=VALUE pairs for this check only.
+	Env []string `json:"env,omitempty"`
+	// Timeout caps this check; zero means the run's default.
+	Timeout time.Duration `json:"-"`
+	// Root is the project root (slash-separated, relative) this check
+	// belongs to; scoping by changed paths uses it.
+	Root string `json:"root"`
+	// Shell is the command line as the user wrote it, for checks that
+	// run through sh -c.
+	Shell string `json:"-"`
+}
+
+// Command is the command line as a user would type it to reproduce the check.
+func (c Check) Command() string {
+	if c.Shell != "" {
+		return c.Shell
+	}
+	return ShellJoin(c.Argv)
+}
+
+// CommandIn is Command prefixed with a cd when the check runs in a subdirectory.
+func (c Check) CommandIn() string {
+	if c.Dir == "" || c.Dir == "." {
+		return c.Command()
+	}
+	return "cd " + ShellQuote(c.Dir) + " && " + c.Command()
+}
+
+// Runs reports whether the check will be executed.
+func (c Check) Runs() bool { return c.Skipped == "" && c.Vacuous == "" }
+
+// Plan is the outcome of detection.
+type Plan struct {
+	// Root is the absolute path of the repository root.
+	Root string `json:"root"`
+	// Quick is true when the plan was made for --quick.
+	Quick bool `json:"quick"`
+	// Checks are in detection order, skipped candidates included.
+	Checks []Check `json:"checks"`
+	// Warnings are scope gaps and risky settings found while detecting.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Runnable returns the checks that will be executed, in plan order.
+func (p Plan) Runnable() []Check {
+	var out []Check
+	for _, c := range p.Checks {
+		if c.Runs() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ShellJoin quotes each word for a POSIX shell where needed.
+func ShellJoin(argv []string) string {
+	words := make([]string, 0, len(argv))
+	for _, a := range argv {
+		words = append(words, ShellQuote(a))
+	}
+	return strings.Join(words, " ")
+}
+
+// ShellQuote quotes s for a POSIX shell when it contains anything but safe characters.
+func ShellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%^", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

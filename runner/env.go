@@ -1,0 +1,96 @@
+package runner
+
+import (
+	"sort"
+	"strings"
+)
+
+// clearedVars can turn a failing check into a pass when inherited:
+// MAKEFLAGS=n makes make print recipes instead of running them, and
+// PYTEST_ADDOPTS or NODE_OPTIONS can deselect or stub out tests.
+var clearedVars = map[string]bool{
+	"MAKEFLAGS":      true,
+	"MFLAGS":         true,
+	"MAKELEVEL":      true,
+	"MAKEFILES":      true,
+	"GNUMAKEFLAGS":   true,
+	"PYTEST_ADDOPTS": true,
+	"NODE_OPTIONS":   true,
+}
+
+// safeGoFlags are GOFLAGS entries that cannot hide a test: they change how
+// code is built, not which tests run. Anything else (-run, -skip, -list,
+// -json, -count=0 …) is dropped.
+var safeGoFlags = []string{"-mod=", "-modcacherw", "-buildvcs", "-trimpath", "-tags=", "-race", "-p=", "-v"}
+
+// Environ builds a check's environment from base (usually os.Environ()):
+// variables that could fake a pass are dropped, checks are told they run
+// non-interactively (CI=true, NO_COLOR=1), and extra is applied last. It
+// also returns what it cleared as KEY=VALUE, so the caller can show it.
+func Environ(base, extra []string) (env, cleared []string) {
+	vars := make(map[string]string, len(base))
+	var order []string
+	set := func(k, v string) {
+		if _, ok := vars[k]; !ok {
+			order = append(order, k)
+		}
+		vars[k] = v
+	}
+	for _, kv := range base {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		switch {
+		case clearedVars[k]:
+			cleared = append(cleared, kv)
+			continue
+		case k == "FORCE_COLOR" || k == "CLICOLOR_FORCE":
+			continue // colour codes would hide the lines evidence is read from
+		case k == "GOFLAGS":
+			kept, dropped := filterGoFlags(v)
+			if dropped != "" {
+				cleared = append(cleared, "GOFLAGS="+dropped)
+			}
+			if kept == "" {
+				continue
+			}
+			v = kept
+		}
+		set(k, v)
+	}
+	set("CI", "true")
+	set("NO_COLOR", "1")
+	for _, kv := range extra {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			set(k, v)
+		}
+	}
+	env = make([]string, 0, len(vars))
+	for _, k := range order {
+		if v, ok := vars[k]; ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	sort.Strings(cleared)
+	return env, cleared
+}
+
+func filterGoFlags(v string) (kept, dropped string) {
+	var keep, drop []string
+	for _, f := range strings.Fields(v) {
+		safe := false
+		for _, p := range safeGoFlags {
+			if f == strings.TrimSuffix(p, "=") || strings.HasPrefix(f, p) && strings.HasSuffix(p, "=") || strings.HasPrefix(f, p+"=") {
+				safe = true
+				break
+			}
+		}
+		if safe {
+			keep = append(keep, f)
+		} else {
+			drop = append(drop, f)
+		}
+	}
+	return strings.Join(keep, " "), strings.Join(drop, " ")
+}

@@ -1,0 +1,60 @@
+//go:build unix
+
+package runner
+
+import (
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// processGroup puts a command in a process group of its own so that the
+// whole tree it starts (npm, make and jest all fork) can be signalled at once.
+// This is lefthook's approach plus the parts it lacks: SIGTERM first, SIGKILL
+// after a grace period, and a final sweep when the check ends.
+type processGroup struct {
+	cmd   *exec.Cmd
+	grace time.Duration
+
+	mu        sync.Mutex
+	cancelled bool
+	hardKill  *time.Timer
+}
+
+func newProcessGroup(cmd *exec.Cmd, grace time.Duration) *processGroup {
+	g := &processGroup{cmd: cmd, grace: grace}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Cancel runs when the check's context ends (its timeout, the budget or
+	// an interrupt). Signalling the negative pid reaches every process in
+	// the group, not just the shell or npm at its head.
+	cmd.Cancel = func() error {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.cancelled = true
+		pgid := cmd.Process.Pid
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		g.hardKill = time.AfterFunc(g.grace, func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+		return nil
+	}
+	return g
+}
+
+// kill ends every process left in the group. It is called after Wait, so a
+// background child that outlived the check cannot outlive vbd.
+func (g *processGroup) kill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.hardKill != nil {
+		g.hardKill.Stop()
+	}
+	if g.cmd.Process != nil {
+		_ = syscall.Kill(-g.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+func (g *processGroup) wasCancelled() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.cancelled
+}

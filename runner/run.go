@@ -1,0 +1,208 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Run executes tasks under opts and returns one result per task, in the
+// order of tasks. Quick tasks are started first. Run returns when every
+// started process has exited and its process group has been killed.
+//
+// ctx cancellation (vbd interrupted) stops everything; give ctx a cause of
+// ErrInterrupted with context.WithCancelCause to have it reported as such.
+func Run(ctx context.Context, tasks []Task, opts Options) []Result {
+	results := make([]Result, len(tasks))
+	runCtx, cancel := budgetContext(ctx, opts.Budget)
+	defer cancel()
+
+	jobs := max(opts.Jobs, 1)
+	slots := make(chan struct{}, jobs)
+	var (
+		wg         sync.WaitGroup
+		mu         sync.Mutex // guards failed and Progress calls
+		failed     bool
+		progressMu sync.Mutex
+	)
+	progress := func(e Event) {
+		if opts.Progress == nil {
+			return
+		}
+		progressMu.Lock()
+		defer progressMu.Unlock()
+		opts.Progress(e)
+	}
+
+	for _, i := range startOrder(tasks) {
+		task := &tasks[i]
+		// Wait for a slot, or for the run to end.
+		select {
+		case slots <- struct{}{}:
+			if runCtx.Err() != nil { // the slot and the end arrived together
+				<-slots
+				results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+				continue
+			}
+		case <-runCtx.Done():
+			results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+			continue
+		}
+		mu.Lock()
+		stop := failed && opts.FailFast
+		mu.Unlock()
+		if stop {
+			results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: ErrFailFast}
+			<-slots
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-slots }()
+			progress(Event{Index: i, Task: task})
+			r := runOne(runCtx, i, task, opts)
+			results[i] = r
+			if r.Failed() {
+				mu.Lock()
+				failed = true
+				mu.Unlock()
+			}
+			progress(Event{Index: i, Task: task, Done: true, Result: &results[i]})
+		}()
+	}
+	wg.Wait()
+	return results
+}
+
+// startOrder lists task indices with quick tasks first, keeping plan order
+// within each group, so cheap high-signal checks report early.
+func startOrder(tasks []Task) []int {
+	order := make([]int, len(tasks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return tasks[order[a]].Quick && !tasks[order[b]].Quick
+	})
+	return order
+}
+
+// stopCause maps a done run context to the reason tasks stop: the budget or
+// an interrupt.
+func stopCause(ctx context.Context) error {
+	if errors.Is(context.Cause(ctx), ErrBudget) {
+		return ErrBudget
+	}
+	return ErrInterrupted
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func logPath(dir string, index int, name string) string {
+	return filepath.Join(dir, fmt.Sprintf("%02d-%s.log", index+1, unsafeFileChars.ReplaceAllString(name, "_")))
+}
+
+// runOne starts one task and waits for it, its group and its output.
+func runOne(ctx context.Context, index int, task *Task, opts Options) Result {
+	r := Result{Started: time.Now(), ExitCode: -1}
+	tctx, cancel := ctx, context.CancelFunc(func() {})
+	if task.Timeout > 0 {
+		tctx, cancel = context.WithTimeoutCause(ctx, task.Timeout, ErrTaskTimeout)
+	}
+	defer cancel()
+
+	var scanner Scanner
+	if task.NewScanner != nil {
+		scanner = task.NewScanner()
+	}
+	r.Scanner = scanner
+	tailLines := opts.TailLines
+	if tailLines <= 0 {
+		tailLines = DefaultTailLines
+	}
+	out := newCapture(scanner, tailLines)
+	if opts.LogDir != "" {
+		r.LogPath = logPath(opts.LogDir, index, task.Name)
+		f, err := os.Create(r.LogPath)
+		if err != nil {
+			r.Status, r.Err = StartFailed, fmt.Errorf("create log file: %w", err)
+			r.Duration = time.Since(r.Started)
+			return r
+		}
+		out.setLog(f)
+	}
+	defer func() {
+		out.close()
+		r.Tail, r.Lines, r.Bytes = out.tailLines(), out.lines, out.bytes
+	}()
+
+	if len(task.Argv) == 0 {
+		r.Status, r.Err = StartFailed, errors.New("empty command")
+		return r
+	}
+	grace := opts.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	cmd := exec.CommandContext(tctx, task.Argv[0], task.Argv[1:]...)
+	cmd.Dir = task.Dir
+	cmd.Env = task.Env
+	cmd.Stdin = nil // exec opens /dev/null
+	cmd.Stdout = out
+	cmd.Stderr = out // the same writer: one pipe, output in order
+	group := newProcessGroup(cmd, grace)
+	// WaitDelay bounds both waits that can hang vbd: a check that ignores
+	// SIGTERM after cancellation, and a check whose leftover child keeps
+	// the output pipe open after the check itself exited.
+	cmd.WaitDelay = grace + time.Second
+
+	if err := cmd.Start(); err != nil {
+		r.Status, r.Err = StartFailed, describeStartError(task.Argv[0], err)
+		r.Duration = time.Since(r.Started)
+		return r
+	}
+	waitErr := cmd.Wait()
+	// Whatever the check left running in its group dies with it.
+	group.kill()
+	r.Duration = time.Since(r.Started)
+	r.PipeHeld = errors.Is(waitErr, exec.ErrWaitDelay)
+
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
+		switch {
+		case ws.Exited():
+			r.ExitCode = ws.ExitStatus()
+		case ws.Signaled():
+			r.Signal = ws.Signal().String()
+		}
+	}
+	r.Status = Exited
+	if group.wasCancelled() {
+		switch cause := context.Cause(tctx); {
+		case errors.Is(cause, ErrTaskTimeout), errors.Is(cause, ErrBudget):
+			r.Status, r.Cause = TimedOut, cause
+		default:
+			r.Status, r.Cause = Interrupted, ErrInterrupted
+		}
+	}
+	return r
+}
+
+// describeStartError names the tool and says what to do.
+func describeStartError(tool string, err error) error {
+	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%s: command not found on PATH (PATH=%s); install it or disable the check in .vbd.toml", tool, os.Getenv("PATH"))
+	}
+	if errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("%s: permission denied; make it executable", tool)
+	}
+	return fmt.Errorf("start %s: %w", tool, err)
+}

@@ -1,0 +1,146 @@
+// Package runner executes a plan's checks: each in its own process group with
+// stdin from /dev/null, several at once up to a limit, inside one wall-clock
+// budget, with output captured in full to a log file and a bounded tail kept
+// in memory. Results come back in the order the tasks were given, never in
+// completion order.
+package runner
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Task is one process to run.
+type Task struct {
+	Name string
+	Argv []string
+	// Dir is absolute.
+	Dir string
+	// Env is the complete environment of the process.
+	Env []string
+	// Timeout caps this task; zero means no cap but the budget.
+	Timeout time.Duration
+	// Quick tasks are started before the others.
+	Quick bool
+	// NewScanner, when set, returns the scanner that sees this task's
+	// output line by line.
+	NewScanner func() Scanner
+}
+
+// Scanner sees a task's combined output one line at a time, as it is
+// produced, and returns the text to keep for people (the log and the tail).
+// It may translate a machine format (go test -json) back into readable text.
+// A scanner must keep bounded state: counters, not the output.
+type Scanner interface {
+	// Line receives one line without its newline. The returned text, which
+	// may be empty or hold several lines, replaces it in the log.
+	Line(line []byte) []byte
+}
+
+// Status is how a task ended, as far as the process is concerned. Whether
+// that proves anything is decided by the verdict package.
+type Status string
+
+// Process outcomes.
+const (
+	Exited      Status = "exited"      // ran to completion; see ExitCode
+	TimedOut    Status = "timeout"     // killed by its own timeout or by the budget while running
+	StartFailed Status = "error"       // could not be started
+	NotRunCut   Status = "not run"     // never started; see Cause
+	Interrupted Status = "interrupted" // killed because vbd was interrupted
+)
+
+// Causes that tell the budget, a task's own limit, fail-fast and an
+// interrupt apart (context.Cause of the task's context).
+var (
+	ErrBudget      = errors.New("budget exhausted")
+	ErrTaskTimeout = errors.New("check timeout")
+	ErrFailFast    = errors.New("fail-fast after an earlier failure")
+	ErrInterrupted = errors.New("interrupted")
+)
+
+// Result is what happened to one task.
+type Result struct {
+	Status Status
+	// ExitCode is the process's exit status; -1 when it was killed by a
+	// signal or never ran.
+	ExitCode int
+	// Signal names the signal that ended the process, if any.
+	Signal string
+	// Cause says why a task timed out or did not run: ErrBudget,
+	// ErrTaskTimeout, ErrFailFast or ErrInterrupted.
+	Cause error
+	// Err is the start error for StartFailed.
+	Err      error
+	Started  time.Time
+	Duration time.Duration
+	// Tail holds the last lines of output, bounded in count and width.
+	Tail []string
+	// LogPath is the file holding the full output, empty if none.
+	LogPath string
+	// Lines and Bytes count the full output.
+	Lines int64
+	Bytes int64
+	// Scanner is the task's scanner after it saw all output, or nil.
+	Scanner Scanner
+	// PipeHeld is true when a process left behind held the output open
+	// after the check exited; vbd stopped waiting and killed its group.
+	PipeHeld bool
+}
+
+// Failed reports whether the result counts against the run whatever its
+// output says: a crash, a timeout, a start error or a non-zero exit.
+func (r Result) Failed() bool {
+	return r.Status != Exited || r.ExitCode != 0
+}
+
+// Options tune a run. The zero value is usable: one job, no budget.
+type Options struct {
+	// Jobs is how many tasks run at once; below 1 means 1.
+	Jobs int
+	// Budget is the whole run's wall-clock limit; zero means none.
+	Budget time.Duration
+	// FailFast stops starting tasks after the first failed one.
+	FailFast bool
+	// LogDir receives one log file per task; empty keeps no log.
+	LogDir string
+	// TailLines bounds the in-memory tail; zero means DefaultTailLines.
+	TailLines int
+	// Grace is the wait between SIGTERM and SIGKILL; zero means DefaultGrace.
+	Grace time.Duration
+	// Progress, when set, is called as tasks start and end. It is called
+	// from several goroutines, one call at a time.
+	Progress func(Event)
+}
+
+// Event reports a task starting or ending, for live progress.
+type Event struct {
+	Index  int
+	Task   *Task
+	Done   bool
+	Result *Result
+}
+
+// Defaults.
+const (
+	DefaultTailLines = 200
+	DefaultGrace     = 3 * time.Second
+	// maxLineBytes bounds one line kept in memory; longer lines are split.
+	maxLineBytes = 16 << 10
+)
+
+// IsFailFast reports whether a result was never started because of fail-fast.
+func IsFailFast(r Result) bool { return errors.Is(r.Cause, ErrFailFast) }
+
+// IsBudget reports whether the budget cut the task, before or during its run.
+func IsBudget(r Result) bool { return errors.Is(r.Cause, ErrBudget) }
+
+// budgetContext derives the run's context, carrying ErrBudget as its cause
+// when the budget runs out.
+func budgetContext(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
+	if budget <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(ctx, budget, ErrBudget)
+}

@@ -1,0 +1,67 @@
+package verdict
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The exit-code table. It is vbd's contract with every caller; hook mode
+// translates it into each harness's protocol, and `vbd --help` and the
+// README print it.
+//
+//	0  verified: every check that ran passed, and at least one proved something
+//	1  failed: a check failed, timed out, crashed, could not start, or the
+//	   budget ran out before it ran
+//	2  nothing verified: no checks, all vacuous or skipped, or vbd itself
+//	   could not run (bad flag, bad config, internal error); not a pass
+const (
+	ExitVerified        = 0
+	ExitFailed          = 1
+	ExitNothingVerified = 2
+)
+
+// ExitTable is the table above as shown to users.
+const ExitTable = `Exit codes:
+  0  verified: every check that ran passed, and at least one proved something
+  1  failed: a check failed, timed out, crashed, could not start, or the budget
+     ran out before it ran
+  2  nothing verified: no checks found, all vacuous or skipped, or vbd itself
+     could not run (bad flag, bad config, internal error). This is not a pass.`
+
+// UsageError is a problem with how vbd was called or configured. It exits 2,
+// never kong's default 80, because a harness reads unknown codes as "allow".
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// ExitCode implements kong.ExitCoder.
+func (e *UsageError) ExitCode() int { return ExitNothingVerified }
+
+// Usagef builds a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// ExitCodeOf maps an error returned by a command to the process exit code.
+// A run's own verdict travels as *CodeError; anything else is vbd failing
+// to run, which is "nothing verified", never a pass.
+func ExitCodeOf(err error) int {
+	if err == nil {
+		return ExitVerified
+	}
+	var ce *CodeError
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	return ExitNothingVerified
+}
+
+// CodeError carries a verdict's exit code out of a command without printing
+// an error message: the report has already said everything.
+type CodeError struct{ Code int }
+
+func (e *CodeError) Error() string { return fmt.Sprintf("exit %d", e.Code) }
+
+// ExitCode implements kong.ExitCoder.
+func (e *CodeError) ExitCode() int { return e.Code }

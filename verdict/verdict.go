@@ -1,0 +1,285 @@
+// Package verdict decides what a run proved. It reads each check's output
+// for evidence (how many tests really ran and passed), gives every check a
+// status, and turns the statuses into one verdict and one exit code.
+//
+// A test check passes only on positive evidence. A check that exited 0
+// having verified nothing is vacuous, and a run of only vacuous checks is
+// "nothing verified" (exit 2), never a pass.
+package verdict
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+)
+
+// Status is a check's outcome as users see it.
+type Status string
+
+// Check statuses.
+const (
+	Pass        Status = "pass"
+	Fail        Status = "fail"
+	Timeout     Status = "timeout"
+	Error       Status = "error" // could not start
+	Skipped     Status = "skipped"
+	NotRun      Status = "not run"
+	Vacuous     Status = "vacuous"
+	Interrupted Status = "interrupted"
+)
+
+// Counts against the run: the verdict is "failed" if any check has it.
+func (s Status) failing() bool {
+	switch s {
+	case Fail, Timeout, Error, Interrupted:
+		return true
+	}
+	return false
+}
+
+// Evidence is what a check's output showed it verified.
+type Evidence struct {
+	// Runner names the test runner whose output was recognised, e.g.
+	// "go test", "node --test", "jest", "pre-commit". Empty when none was.
+	Runner string `json:"runner,omitempty"`
+	// Counted is true when the runner reported counts below.
+	Counted bool `json:"counted"`
+	Passed  int  `json:"passed"`
+	Failed  int  `json:"failed"`
+	Skipped int  `json:"skipped"`
+	Total   int  `json:"total"`
+	// Vacuous, when set, says why an exit 0 verified nothing:
+	// "no test files", "0 tests ran", "all 4 tests skipped".
+	Vacuous string `json:"vacuous,omitempty"`
+	// NotConfigured, when set, says why a non-zero exit only means that
+	// nothing is configured: "npm-init placeholder script", "no tests found".
+	NotConfigured string `json:"not_configured,omitempty"`
+}
+
+// Outcome is one check of the plan with what happened to it.
+type Outcome struct {
+	Check  detect.Check `json:"check"`
+	Status Status       `json:"status"`
+	// Detail qualifies the status: "exit 1", "quick", "budget",
+	// "12 passed, 1 skipped", "no test files".
+	Detail   string        `json:"detail,omitempty"`
+	Evidence *Evidence     `json:"evidence,omitempty"`
+	ExitCode *int          `json:"exit_code,omitempty"`
+	Signal   string        `json:"signal,omitempty"`
+	Started  time.Time     `json:"started,omitzero"`
+	Duration time.Duration `json:"duration_ns"`
+	Tail     []string      `json:"tail,omitempty"`
+	LogPath  string        `json:"log,omitempty"`
+	// PipeHeld notes a leftover process that held the output open.
+	PipeHeld bool `json:"pipe_held,omitempty"`
+}
+
+// Label is the status as the table shows it: "skipped (quick)", "vacuous (no test files)".
+func (o Outcome) Label() string {
+	if o.Detail == "" {
+		return string(o.Status)
+	}
+	return string(o.Status) + " (" + o.Detail + ")"
+}
+
+// Skip builds the outcome of a check that was planned but not run.
+func Skip(c detect.Check) Outcome {
+	return Outcome{Check: c, Status: Skipped, Detail: c.Skipped}
+}
+
+// Judge turns a check's process result into its outcome, reading the
+// evidence its scanner gathered.
+func Judge(c detect.Check, r runner.Result) Outcome {
+	o := Outcome{Check: c, Started: r.Started, Duration: r.Duration, Tail: r.Tail, LogPath: r.LogPath, Signal: r.Signal, PipeHeld: r.PipeHeld}
+	switch r.Status {
+	case runner.StartFailed:
+		o.Status, o.Detail = Error, errString(r.Err)
+		return o
+	case runner.NotRunCut:
+		o.Status = NotRun
+		switch {
+		case errors.Is(r.Cause, runner.ErrBudget):
+			o.Detail = "budget"
+		case errors.Is(r.Cause, runner.ErrFailFast):
+			o.Status, o.Detail = Skipped, "fail-fast"
+		default:
+			o.Status, o.Detail = Interrupted, "not started"
+		}
+		return o
+	case runner.TimedOut:
+		o.Status = Timeout
+		if errors.Is(r.Cause, runner.ErrBudget) {
+			o.Detail = "cut by budget after " + Round(r.Duration)
+		} else {
+			o.Detail = "check limit " + Round(r.Duration)
+		}
+		return o
+	case runner.Interrupted:
+		o.Status = Interrupted
+		return o
+	}
+	code := r.ExitCode
+	o.ExitCode = &code
+	var ev Evidence
+	if s, ok := r.Scanner.(EvidenceScanner); ok {
+		ev = s.Evidence(code)
+		o.Evidence = &ev
+	}
+	switch {
+	case r.Signal != "":
+		o.Status, o.Detail = Fail, "killed by "+r.Signal
+	case code != 0 && ev.NotConfigured != "":
+		o.Status, o.Detail = Vacuous, ev.NotConfigured
+	case code != 0:
+		o.Status, o.Detail = Fail, fmt.Sprintf("exit %d", code)
+	case ev.Vacuous != "":
+		o.Status, o.Detail = Vacuous, ev.Vacuous
+	case ev.Counted && ev.Passed > 0:
+		o.Status, o.Detail = Pass, countDetail(ev)
+	case ev.Counted && c.Kind == detect.KindTest:
+		o.Status, o.Detail = Vacuous, zeroDetail(ev)
+	case c.Kind == detect.KindTest:
+		o.Status, o.Detail = Pass, "no test count"
+	default:
+		o.Status = Pass
+		if ev.Counted {
+			o.Detail = countDetail(ev)
+		}
+	}
+	return o
+}
+
+func countDetail(ev Evidence) string {
+	unit := "passed"
+	if ev.Runner == "pre-commit" {
+		unit = "hooks passed"
+	}
+	s := fmt.Sprintf("%d %s", ev.Passed, unit)
+	if ev.Skipped > 0 {
+		s += fmt.Sprintf(", %d skipped", ev.Skipped)
+	}
+	return s
+}
+
+func zeroDetail(ev Evidence) string {
+	if ev.Skipped > 0 && ev.Skipped == ev.Total {
+		return fmt.Sprintf("all %d tests skipped", ev.Skipped)
+	}
+	return "0 tests ran"
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "could not start"
+	}
+	return err.Error()
+}
+
+// Round formats a duration for people: 850ms, 12.4s, 3m05s.
+func Round(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return d.Round(time.Millisecond).String()
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	default:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}
+
+// Verdict is the answer to "is this verified?".
+type Verdict struct {
+	Code int `json:"code"`
+	// Word is "verified", "failed" or "nothing verified".
+	Word string `json:"word"`
+	// Summary is one line: "verified: 3 passed, 1 skipped (quick) in 12.4s".
+	Summary string `json:"summary"`
+	// Reasons explain a non-pass, one line per check that caused it.
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Words for the three verdicts.
+const (
+	WordVerified        = "verified"
+	WordFailed          = "failed"
+	WordNothingVerified = "nothing verified"
+)
+
+// Decide computes the verdict of a run from its outcomes, in plan order.
+func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
+	var (
+		failing, vacuous []string
+		budgetCut        bool
+		passed           int
+		byLabel          = map[string]int{}
+		labelOrder       []string
+	)
+	for _, o := range outcomes {
+		label := string(o.Status)
+		if o.Status == Skipped || o.Status == NotRun {
+			label = o.Label()
+		}
+		if byLabel[label] == 0 {
+			labelOrder = append(labelOrder, label)
+		}
+		byLabel[label]++
+		switch {
+		case o.Status == Pass:
+			passed++
+		case o.Status.failing():
+			failing = append(failing, fmt.Sprintf("%s (%s)", o.Check.Name, o.Detail))
+			if o.Status == Timeout && strings.HasPrefix(o.Detail, "cut by budget") {
+				budgetCut = true
+			}
+		case o.Status == NotRun:
+			failing = append(failing, fmt.Sprintf("%s (not run: %s)", o.Check.Name, o.Detail))
+			budgetCut = budgetCut || o.Detail == "budget"
+		case o.Status == Vacuous:
+			vacuous = append(vacuous, fmt.Sprintf("%s: %s", o.Check.Name, o.Detail))
+		}
+	}
+	counts := make([]string, 0, len(labelOrder))
+	for _, l := range labelOrder {
+		counts = append(counts, fmt.Sprintf("%d %s", byLabel[l], l))
+	}
+	tally := strings.Join(counts, ", ")
+	v := Verdict{}
+	switch {
+	case len(failing) > 0:
+		v.Code, v.Word = ExitFailed, WordFailed
+		v.Summary = "FAILED: " + strings.Join(failing, ", ")
+		v.Reasons = failing
+		if budgetCut {
+			v.Reasons = append(v.Reasons, "the budget ran out: raise --budget (or `budget` in .vbd.toml), or use --quick")
+		}
+	case passed > 0:
+		v.Code, v.Word = ExitVerified, WordVerified
+		v.Summary = fmt.Sprintf("verified: %s in %s", tally, Round(elapsed))
+		for _, r := range vacuous {
+			v.Reasons = append(v.Reasons, "proved nothing (not counted): "+r)
+		}
+	case len(outcomes) == 0:
+		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
+		v.Summary = "NOTHING VERIFIED: no checks found. This is not a pass."
+		v.Reasons = []string{"vbd found no go.mod, package.json, Makefile or .pre-commit-config.yaml with a check; add one, or a [[check]] in .vbd.toml"}
+	default:
+		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
+		if len(vacuous) > 0 {
+			v.Summary = "NOTHING VERIFIED: " + strings.Join(vacuous, "; ") + ". This is not a pass."
+		} else {
+			v.Summary = "NOTHING VERIFIED: " + tally + ". This is not a pass."
+		}
+		for _, r := range vacuous {
+			v.Reasons = append(v.Reasons, "proved nothing: "+r)
+		}
+		if len(vacuous) == 0 {
+			v.Reasons = append(v.Reasons, "no check ran: "+tally)
+		}
+	}
+	return v
+}
