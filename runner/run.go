@@ -112,8 +112,8 @@ func logPath(dir string, index int, name string) string {
 }
 
 // runOne starts one task and waits for it, its group and its output.
-func runOne(ctx context.Context, index int, task *Task, opts Options) Result {
-	r := Result{Started: time.Now(), ExitCode: -1}
+func runOne(ctx context.Context, index int, task *Task, opts Options) (r Result) {
+	r = Result{Started: time.Now(), ExitCode: -1}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
 	if task.Timeout > 0 {
 		tctx, cancel = context.WithTimeoutCause(ctx, task.Timeout, ErrTaskTimeout)

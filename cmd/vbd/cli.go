@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// cli is the whole command line. Each command is a struct with a Run method
+// in its own file; kong binds the shared dependencies.
+type cli struct {
+	Globals
+
+	Run       runCmd       `cmd:"" default:"withargs" help:"Detect and run every check, then answer 0 verified, 1 failed, 2 nothing verified (the default command)."`
+	List      listCmd      `cmd:"" help:"Show the plan: each check, why it was chosen, and each candidate skipped with the reason."`
+	Hook      hookCmd      `cmd:"" help:"Answer an agent harness's stop hook in its own protocol (claude, codex, gemini, cursor, copilot, openhands, devin, auto)."`
+	Install   installCmd   `cmd:"" help:"Wire vbd into a harness or git: claude, codex, gemini, cursor, copilot, openhands, devin, git."`
+	Uninstall uninstallCmd `cmd:"" help:"Remove vbd's wiring from a harness or git, restoring what was there."`
+	Doctor    doctorCmd    `cmd:"" help:"Audit how vbd is wired into each harness, and with --prove show that the gate blocks."`
+	Last      lastCmd      `cmd:"" help:"Show the latest receipt."`
+	Version   versionCmd   `cmd:"" help:"Print vbd's version."`
+}
+
+// Globals are flags every command takes.
+type Globals struct {
+	Dir string `short:"C" name:"directory" placeholder:"DIR" default:"." help:"Run as if vbd was started in DIR."`
+}
+
+// env carries the process's streams into commands, so tests and hook mode
+// can replace them.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// exitRequest is how kong's Exit (after --help) unwinds back to vbdMain.
+type exitRequest struct{ code int }
+
+// vbdMain runs vbd and returns its exit code. Every path out of here
+// returns a code from the verdict table: kong's usage code 80 and Go's
+// panic code 2-with-a-trace must never reach a harness as "allow".
+func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	ctx, stop := interruptContext()
+	defer stop()
+
+	// Hook mode answers in the harness's protocol even when the command
+	// line itself is broken, so it is handled before kong can refuse it.
+	if isHookInvocation(args) {
+		return runHook(ctx, args, env{stdin, stdout, stderr})
+	}
+
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(exitRequest); ok {
+				code = e.code
+				return
+			}
+			fmt.Fprintf(stderr, "vbd: internal error: %v\n%s\nThis is a bug in vbd; nothing was verified.\n", r, debug.Stack())
+			code = verdict.ExitNothingVerified
+		}
+	}()
+
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("vbd"),
+		kong.Description("verify-before-done: run the checks this repository really has and say honestly whether the work is verified.\n\n"+verdict.ExitTable),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) {
+			if code != 0 {
+				code = verdict.ExitNothingVerified
+			}
+			panic(exitRequest{code})
+		}),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "vbd: internal error: %v\n", err)
+		return verdict.ExitNothingVerified
+	}
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "vbd: error: %v\nRun 'vbd --help' for usage. Nothing was verified (exit 2).\n", err)
+		return verdict.ExitNothingVerified
+	}
+	err = kctx.Run(ctx, &c.Globals, env{stdin, stdout, stderr})
+	if err != nil {
+		var ce *verdict.CodeError
+		if !errors.As(err, &ce) {
+			fmt.Fprintf(stderr, "vbd: error: %v\n", err)
+		}
+	}
+	return verdict.ExitCodeOf(err)
+}
+
+// interruptContext is cancelled, with runner.ErrInterrupted as its cause,
+// on the first SIGINT or SIGTERM. The runner then stops every check's
+// process group before vbd exits; further signals are absorbed meanwhile so
+// a second Ctrl-C cannot orphan a check.
+func interruptContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel(runner.ErrInterrupted)
+		case <-done:
+			return
+		}
+		for {
+			select {
+			case <-sigs:
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
+}
+
+type versionCmd struct{}
+
+func (versionCmd) Run(e env) error {
+	fmt.Fprintln(e.stdout, "vbd", version())
+	return nil
+}
+
+// version is the module version when built with go install, else "devel"
+// with the VCS revision if known.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel-" + s.Value[:12]
+		}
+	}
+	return "devel"
+}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// Defaults for a run, when neither a flag nor .vbd.toml sets them.
+const (
+	defaultBudget = 10 * time.Minute
+	// keptRuns bounds the per-run log directories kept in the state dir.
+	keptRuns = 20
+)
+
+// verifyRequest is what every caller (the CLI, a harness hook, the git
+// pre-commit hook) asks of one verification.
+type verifyRequest struct {
+	Dir      string
+	Quick    bool
+	Budget   time.Duration // zero: .vbd.toml, else defaultBudget
+	Timeout  time.Duration // zero: the budget
+	Jobs     int           // zero: .vbd.toml, else the number of CPUs
+	FailFast bool
+	// Scope, when set, returns a skip reason for a check that is out of
+	// scope (the git hook skips roots the commit does not touch).
+	Scope func(detect.Check) string
+	// Progress, when set, receives a line as each check ends.
+	Progress io.Writer
+}
+
+// verification is everything one run found, did and decided.
+type verification struct {
+	Repo     state.Repo
+	StateDir string
+	Config   *detect.Config
+	Plan     detect.Plan
+	Outcomes []verdict.Outcome
+	Verdict  verdict.Verdict
+	Started  time.Time
+	Ended    time.Time
+	Budget   time.Duration
+	// Warnings gathers the plan's warnings and environment that was
+	// cleared for checks.
+	Warnings []string
+}
+
+// loadPlan resolves the repository, reads .vbd.toml and detects the plan.
+// A bad config is a usage error: exit 2 with the key and line named.
+func loadPlan(dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
+	repo, err := state.Find(dir)
+	if err != nil {
+		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
+	}
+	fsys := os.DirFS(repo.Root)
+	cfg, err := detect.LoadConfig(fsys)
+	if err != nil {
+		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
+	}
+	var files []string
+	if repo.IsGit() {
+		if files, err = detect.ListFiles(repo.Root); err != nil {
+			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
+		}
+	}
+	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Files: files, Config: cfg, LookPath: onPath})
+	if err != nil {
+		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
+	}
+	plan.Root = repo.Root
+	return repo, cfg, plan, nil
+}
+
+func onPath(tool string) bool {
+	_, err := exec.LookPath(tool)
+	return err == nil
+}
+
+// verify detects the plan, runs it, and decides the verdict.
+func verify(ctx context.Context, req verifyRequest) (*verification, error) {
+	started := time.Now()
+	repo, cfg, plan, err := loadPlan(req.Dir, req.Quick)
+	if err != nil {
+		return nil, err
+	}
+	if req.Scope != nil {
+		for i, c := range plan.Checks {
+			if c.Runs() {
+				if why := req.Scope(c); why != "" {
+					plan.Checks[i].Skipped = why
+				}
+			}
+		}
+	}
+	stateDir, err := state.Dir(repo)
+	if err != nil {
+		return nil, err
+	}
+	budget, jobs := resolveLimits(req, cfg)
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = budget
+	}
+	runID := started.UTC().Format("20060102T150405.000000000") + fmt.Sprintf("-%d", os.Getpid())
+	logDir := filepath.Join(stateDir, "logs", runID)
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create log dir: %w", err)
+	}
+	_ = state.PruneDirs(filepath.Join(stateDir, "logs"), keptRuns)
+
+	_, cleared := runner.Environ(os.Environ(), nil)
+	warnings := append([]string(nil), plan.Warnings...)
+	for _, kv := range cleared {
+		warnings = append(warnings, fmt.Sprintf("cleared %s for checks: it could turn a failing check into a pass", kv))
+	}
+
+	runnable := plan.Runnable()
+	tasks := make([]runner.Task, 0, len(runnable))
+	for _, c := range runnable {
+		env, _ := runner.Environ(os.Environ(), c.Env)
+		t := timeout
+		if c.Timeout > 0 {
+			t = c.Timeout
+		}
+		tasks = append(tasks, runner.Task{
+			Name:       c.Name,
+			Argv:       c.Argv,
+			Dir:        filepath.Join(repo.Root, filepath.FromSlash(c.Dir)),
+			Env:        env,
+			Timeout:    t,
+			Quick:      c.Quick,
+			NewScanner: scannerFor(c),
+		})
+	}
+	opts := runner.Options{Jobs: jobs, Budget: budget, FailFast: req.FailFast, LogDir: logDir}
+	if req.Progress != nil {
+		opts.Progress = progressPrinter(req.Progress, started)
+	}
+	results := runner.Run(ctx, tasks, opts)
+
+	outcomes := make([]verdict.Outcome, 0, len(plan.Checks))
+	next := 0
+	for _, c := range plan.Checks {
+		switch {
+		case c.Vacuous != "":
+			outcomes = append(outcomes, verdict.Outcome{Check: c, Status: verdict.Vacuous, Detail: c.Vacuous})
+		case !c.Runs():
+			outcomes = append(outcomes, verdict.Skip(c))
+		default:
+			outcomes = append(outcomes, verdict.Judge(c, results[next]))
+			next++
+		}
+	}
+	ended := time.Now()
+	v := verdict.Decide(outcomes, ended.Sub(started))
+	if errors.Is(context.Cause(ctx), runner.ErrInterrupted) {
+		v.Reasons = append(v.Reasons, "vbd was interrupted before every check finished")
+	}
+	return &verification{
+		Repo: repo, StateDir: stateDir, Config: cfg, Plan: plan, Outcomes: outcomes, Verdict: v,
+		Started: started, Ended: ended, Budget: budget, Warnings: warnings,
+	}, nil
+}
+
+func scannerFor(c detect.Check) func() runner.Scanner {
+	return func() runner.Scanner { return verdict.NewScanner(c) }
+}
+
+func resolveLimits(req verifyRequest, cfg *detect.Config) (budget time.Duration, jobs int) {
+	budget, jobs = req.Budget, req.Jobs
+	if budget <= 0 && cfg != nil {
+		budget = cfg.Budget
+	}
+	if budget <= 0 {
+		budget = defaultBudget
+	}
+	if jobs <= 0 && cfg != nil {
+		jobs = cfg.Jobs
+	}
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	return budget, jobs
+}
+
+// progressPrinter writes one line per finished check, so a person watching
+// a long run sees it move.
+func progressPrinter(w io.Writer, started time.Time) func(runner.Event) {
+	return func(e runner.Event) {
+		if !e.Done {
+			fmt.Fprintf(w, "  … %s started (%s)\n", e.Task.Name, verdict.Round(time.Since(started)))
+			return
+		}
+		state := "done"
+		if e.Result.Failed() {
+			state = "did not pass"
+		}
+		fmt.Fprintf(w, "  %s %s after %s\n", e.Task.Name, state, verdict.Round(e.Result.Duration))
+	}
+}

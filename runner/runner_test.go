@@ -1,0 +1,248 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func sh(name, script string) Task {
+	return Task{Name: name, Argv: []string{"sh", "-c", script}, Env: os.Environ()}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name  string
+		tasks []Task
+		opts  Options
+		check func(t *testing.T, rs []Result)
+	}{
+		{
+			name:  "exit codes are recorded in plan order",
+			tasks: []Task{sh("a", "sleep 0.2; exit 3"), sh("b", "exit 0"), sh("c", "echo hi")},
+			opts:  Options{Jobs: 3},
+			check: func(t *testing.T, rs []Result) {
+				want := []int{3, 0, 0}
+				for i, r := range rs {
+					if r.Status != Exited || r.ExitCode != want[i] {
+						t.Errorf("task %d: got %s exit %d, want exited %d", i, r.Status, r.ExitCode, want[i])
+					}
+				}
+				if got := strings.Join(rs[2].Tail, "|"); got != "hi" {
+					t.Errorf("tail = %q, want hi", got)
+				}
+			},
+		},
+		{
+			name:  "a check over its own timeout is killed and marked timeout",
+			tasks: []Task{{Name: "slow", Argv: []string{"sleep", "30"}, Timeout: 200 * time.Millisecond}},
+			check: func(t *testing.T, rs []Result) {
+				r := rs[0]
+				if r.Status != TimedOut || !errors.Is(r.Cause, ErrTaskTimeout) {
+					t.Fatalf("got %s cause %v, want timeout by check limit", r.Status, r.Cause)
+				}
+				if r.Duration > 5*time.Second {
+					t.Errorf("took %s to stop a check after a 200ms timeout", r.Duration)
+				}
+			},
+		},
+		{
+			name:  "a check that ignores SIGTERM is killed after the grace period",
+			tasks: []Task{{Name: "stubborn", Argv: []string{"sh", "-c", "trap '' TERM; sleep 30 & wait"}, Timeout: 200 * time.Millisecond}},
+			opts:  Options{Grace: 300 * time.Millisecond},
+			check: func(t *testing.T, rs []Result) {
+				if rs[0].Status != TimedOut {
+					t.Fatalf("got %s, want timeout", rs[0].Status)
+				}
+				if rs[0].Duration > 3*time.Second {
+					t.Errorf("a TERM-ignoring check took %s to die with a 300ms grace", rs[0].Duration)
+				}
+			},
+		},
+		{
+			name:  "checks not started before the budget ran out are not run",
+			tasks: []Task{sh("first", "sleep 0.5"), sh("second", "exit 0")},
+			opts:  Options{Jobs: 1, Budget: 200 * time.Millisecond},
+			check: func(t *testing.T, rs []Result) {
+				if rs[0].Status != TimedOut || !errors.Is(rs[0].Cause, ErrBudget) {
+					t.Errorf("first: got %s (%v), want timeout cut by budget", rs[0].Status, rs[0].Cause)
+				}
+				if rs[1].Status != NotRunCut || !errors.Is(rs[1].Cause, ErrBudget) {
+					t.Errorf("second: got %s (%v), want not run (budget)", rs[1].Status, rs[1].Cause)
+				}
+			},
+		},
+		{
+			name:  "fail-fast starts nothing after a failure",
+			tasks: []Task{sh("bad", "exit 1"), sh("later", "exit 0")},
+			opts:  Options{Jobs: 1, FailFast: true},
+			check: func(t *testing.T, rs []Result) {
+				if !IsFailFast(rs[1]) {
+					t.Errorf("later: got %s (%v), want not run by fail-fast", rs[1].Status, rs[1].Cause)
+				}
+			},
+		},
+		{
+			name:  "quick tasks start first but results stay in plan order",
+			tasks: []Task{sh("slow", "date +%s%N"), {Name: "quick", Argv: []string{"sh", "-c", "date +%s%N"}, Quick: true}},
+			opts:  Options{Jobs: 1},
+			check: func(t *testing.T, rs []Result) {
+				slow, _ := strconv.ParseInt(rs[0].Tail[0], 10, 64)
+				quick, _ := strconv.ParseInt(rs[1].Tail[0], 10, 64)
+				if quick >= slow {
+					t.Errorf("quick task ran at %d, after the plain task at %d", quick, slow)
+				}
+			},
+		},
+		{
+			name:  "a missing tool cannot start and says so",
+			tasks: []Task{{Name: "ghost", Argv: []string{"vbd-no-such-tool-xyz"}}},
+			check: func(t *testing.T, rs []Result) {
+				if rs[0].Status != StartFailed || !strings.Contains(rs[0].Err.Error(), "vbd-no-such-tool-xyz: command not found") {
+					t.Errorf("got %s: %v", rs[0].Status, rs[0].Err)
+				}
+			},
+		},
+		{
+			name:  "stdin is /dev/null so a check waiting for input ends at once",
+			tasks: []Task{sh("reads", "read x; echo got:$x")},
+			opts:  Options{Budget: 5 * time.Second},
+			check: func(t *testing.T, rs []Result) {
+				if rs[0].Status != Exited || strings.Join(rs[0].Tail, "") != "got:" {
+					t.Errorf("got %s %q", rs[0].Status, rs[0].Tail)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.check(t, Run(context.Background(), tt.tasks, tt.opts))
+		})
+	}
+}
+
+// A background child holding stdout after the check exited must neither
+// hang vbd nor survive it.
+func TestLeftoverChildIsKilledAndDoesNotHang(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	task := sh("bg", "sleep 60 & echo $! > "+pidFile+"; echo started")
+	start := time.Now()
+	rs := Run(context.Background(), []Task{task}, Options{Grace: 200 * time.Millisecond})
+	if took := time.Since(start); took > 5*time.Second {
+		t.Fatalf("vbd waited %s for a background child holding the pipe", took)
+	}
+	if rs[0].Status != Exited || rs[0].ExitCode != 0 {
+		t.Fatalf("got %s exit %d", rs[0].Status, rs[0].ExitCode)
+	}
+	if !rs[0].PipeHeld {
+		t.Error("PipeHeld = false, want true for a child holding stdout")
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	waitDead(t, pid)
+}
+
+func waitDead(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		if !alive(pid) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("process %d outlived its check", pid)
+}
+
+// alive treats a zombie as dead: it is gone, only not yet reaped.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat))
+	return len(fields) > 2 && fields[2] != "Z"
+}
+
+func TestInterruptKillsRunningGroups(t *testing.T) {
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "pid")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	time.AfterFunc(300*time.Millisecond, func() { cancel(ErrInterrupted) })
+	rs := Run(ctx, []Task{sh("long", "sleep 60 & echo $! > "+pidFile+"; wait"), sh("queued", "exit 0")}, Options{Jobs: 1, Grace: 200 * time.Millisecond})
+	if rs[0].Status != Interrupted {
+		t.Errorf("running check: got %s, want interrupted", rs[0].Status)
+	}
+	if rs[1].Status != NotRunCut || !errors.Is(rs[1].Cause, ErrInterrupted) {
+		t.Errorf("queued check: got %s (%v), want not run (interrupted)", rs[1].Status, rs[1].Cause)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	waitDead(t, pid)
+}
+
+func TestOutputIsBoundedInMemoryAndWholeOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	// 300,000 lines, about 9 MB, and one line of 100 KB without a newline.
+	task := sh("loud", "seq 1 300000 | sed 's/$/ xxxxxxxxxxxxxxxxxxxx/'; head -c 100000 /dev/zero | tr '\\0' y")
+	rs := Run(context.Background(), []Task{task}, Options{LogDir: dir, TailLines: 50})
+	r := rs[0]
+	if len(r.Tail) != 50 {
+		t.Fatalf("tail has %d lines, want 50", len(r.Tail))
+	}
+	for _, l := range r.Tail {
+		if len(l) > maxTailLineBytes+len("…") {
+			t.Fatalf("tail line of %d bytes kept in memory", len(l))
+		}
+	}
+	if !strings.HasPrefix(r.Tail[len(r.Tail)-1], "yyy") {
+		t.Errorf("last tail line = %.20q, want the unterminated line", r.Tail[len(r.Tail)-1])
+	}
+	fi, err := os.Stat(r.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() < r.Bytes {
+		t.Errorf("log holds %d bytes, the check printed %d", fi.Size(), r.Bytes)
+	}
+}
+
+func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
+	base := []string{"PATH=/bin", "MAKEFLAGS=n", "GOFLAGS=-run=^$ -mod=mod", "PYTEST_ADDOPTS=-k nothing", "FORCE_COLOR=1", "HOME=/h"}
+	env, cleared := Environ(base, []string{"GOFLAGS=-v"})
+	got := strings.Join(env, " ")
+	for _, bad := range []string{"MAKEFLAGS", "PYTEST_ADDOPTS", "-run=", "FORCE_COLOR"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("env still holds %s: %s", bad, got)
+		}
+	}
+	for _, want := range []string{"CI=true", "NO_COLOR=1", "GOFLAGS=-v", "PATH=/bin", "HOME=/h"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("env lacks %s: %s", want, got)
+		}
+	}
+	if want := "GOFLAGS=-run=^$ MAKEFLAGS=n PYTEST_ADDOPTS=-k nothing"; strings.Join(cleared, " ") != want {
+		t.Errorf("cleared = %q, want %q", strings.Join(cleared, " "), want)
+	}
+	env, _ = Environ([]string{"GOFLAGS=-mod=mod -run=x"}, nil)
+	if strings.Join(env, " ") != "GOFLAGS=-mod=mod CI=true NO_COLOR=1" {
+		t.Errorf("safe GOFLAGS not kept: %q", env)
+	}
+}

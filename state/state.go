@@ -1,0 +1,157 @@
+// Package state owns where vbd keeps what it writes: logs, receipts and
+// per-session hook state. It lives under the git dir (`git rev-parse
+// --git-path vbd`), or under the user's cache dir outside git, and never in
+// the work tree, so a run leaves `git status` unchanged.
+package state
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Repo locates a directory's repository.
+type Repo struct {
+	// Root is the absolute work-tree top level, or the directory itself
+	// outside git.
+	Root string
+	// GitDir is the absolute git dir, empty outside git.
+	GitDir string
+}
+
+// IsGit reports whether the directory is inside a git work tree.
+func (r Repo) IsGit() bool { return r.GitDir != "" }
+
+// Find resolves dir to its repository root and git dir. Outside a git
+// work tree (or where git is missing) Root is dir itself.
+func Find(dir string) (Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Repo{}, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Repo{}, fmt.Errorf("directory %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return Repo{}, fmt.Errorf("%s is not a directory", dir)
+	}
+	out, err := Git(abs, "rev-parse", "--show-toplevel", "--absolute-git-dir")
+	if err != nil {
+		return Repo{Root: abs}, nil //nolint:nilerr // not a git work tree: verify the directory itself
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		return Repo{Root: abs}, nil
+	}
+	return Repo{Root: lines[0], GitDir: lines[1]}, nil
+}
+
+// Git runs git in dir with a clean locale and returns its stdout.
+func Git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return string(out), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return string(out), nil
+}
+
+// Dir returns vbd's state directory for the repository, creating it.
+func Dir(r Repo) (string, error) {
+	var dir string
+	if r.IsGit() {
+		out, err := Git(r.Root, "rev-parse", "--git-path", "vbd")
+		if err != nil {
+			return "", err
+		}
+		dir = strings.TrimSpace(out)
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(r.Root, dir)
+		}
+	} else {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("find a cache dir for vbd state (set XDG_CACHE_HOME or HOME): %w", err)
+		}
+		sum := sha256.Sum256([]byte(r.Root))
+		dir = filepath.Join(cache, "vbd", filepath.Base(r.Root)+"-"+hex.EncodeToString(sum[:6]))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create state dir: %w", err)
+	}
+	return dir, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so readers and concurrent writers never see a
+// half-written file.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(f.Name(), perm); err != nil {
+		return fmt.Errorf("chmod %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("rename into %s: %w", path, err)
+	}
+	return nil
+}
+
+// PruneDirs keeps the newest keep entries of parent whose names sort by
+// age (vbd names run directories by start time) and removes the rest.
+func PruneDirs(parent string, keep int) error {
+	entries, err := os.ReadDir(parent)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list %s: %w", parent, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var errs []error
+	for len(names) > keep {
+		errs = append(errs, os.RemoveAll(filepath.Join(parent, names[0])))
+		names = names[1:]
+	}
+	return errors.Join(errs...)
+}
