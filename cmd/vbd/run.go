@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"time"
 
@@ -24,7 +25,7 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err := validateLimits(r.Budget, r.Timeout, r.Jobs); err != nil {
 		return err
 	}
-	req := verifyRequest{Dir: g.Dir, Quick: r.Quick, Budget: r.Budget, Timeout: r.Timeout, Jobs: r.Jobs, FailFast: r.FailFast}
+	req := verifyRequest{Dir: g.Dir, Quick: r.Quick, Budget: r.Budget, Timeout: r.Timeout, Jobs: r.Jobs, FailFast: r.FailFast, Caller: caller{Kind: "cli"}}
 	if isTerminal(e.stderr) {
 		req.Progress = e.stderr
 	}
@@ -34,6 +35,9 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 	}
 	if err := report.Results(e.stdout, v.Outcomes, v.Verdict, v.Warnings, report.Options{Color: useColor(e.stdout)}); err != nil {
 		return err
+	}
+	if err := saveReceipt(v); err != nil {
+		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
 	}
 	return &verdict.CodeError{Code: v.Verdict.Code}
 }

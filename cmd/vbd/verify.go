@@ -38,6 +38,23 @@ type verifyRequest struct {
 	Scope func(detect.Check) string
 	// Progress, when set, receives a line as each check ends.
 	Progress io.Writer
+	// NoCache forces a run even when a passing receipt matches the tree.
+	NoCache bool
+	// Caller says who asked, for the receipt.
+	Caller caller
+	// StateFrom, when set, is the directory whose repository keeps the
+	// state (logs, receipts): a snapshot of the index is verified in a
+	// temp dir, but its records belong to the real repository.
+	StateFrom string
+}
+
+// caller identifies who asked for a verification.
+type caller struct {
+	Kind    string `json:"kind"` // "cli", "hook" or "git"
+	Harness string `json:"harness,omitempty"`
+	Event   string `json:"event,omitempty"`
+	Session string `json:"session,omitempty"`
+	TaskID  string `json:"task_id,omitempty"`
 }
 
 // verification is everything one run found, did and decided.
@@ -54,6 +71,29 @@ type verification struct {
 	// Warnings gathers the plan's warnings and environment that was
 	// cleared for checks.
 	Warnings []string
+	Request  verifyRequest
+	// Reused, when set, describes the earlier passing receipt this
+	// verification reused instead of running checks.
+	Reused *reuseInfo
+	// Hook, when set, records what a hook answered, for the receipt.
+	Hook *hookDecision
+	// Verified says what was verified: "work tree" or "staged snapshot".
+	Verified string
+}
+
+// reuseInfo names the earlier receipt a reused verification rests on.
+type reuseInfo struct {
+	Receipt string    `json:"receipt"`
+	Tree    string    `json:"tree"`
+	At      time.Time `json:"at"`
+	Checks  int       `json:"checks"`
+}
+
+// hookDecision is what a hook sent its harness.
+type hookDecision struct {
+	Decision    string `json:"decision"` // "allow" or "block"
+	CapOverride bool   `json:"cap_override"`
+	Message     string `json:"message,omitempty"`
 }
 
 // loadPlan resolves the repository, reads .vbd.toml and detects the plan.
@@ -94,6 +134,12 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 	if err != nil {
 		return nil, err
 	}
+	stateRepo := repo
+	if req.StateFrom != "" {
+		if stateRepo, err = state.Find(req.StateFrom); err != nil {
+			return nil, &verdict.UsageError{Err: err}
+		}
+	}
 	if req.Scope != nil {
 		for i, c := range plan.Checks {
 			if c.Runs() {
@@ -103,9 +149,16 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 			}
 		}
 	}
-	stateDir, err := state.Dir(repo)
+	stateDir, err := state.Dir(stateRepo)
 	if err != nil {
 		return nil, err
+	}
+	v := &verification{
+		Repo: repo, StateDir: stateDir, Config: cfg, Plan: plan, Started: started,
+		Request: req, Verified: "work tree",
+	}
+	if !req.NoCache && tryReuse(req, v) {
+		return v, nil
 	}
 	budget, jobs := resolveLimits(req, cfg)
 	timeout := req.Timeout
@@ -163,14 +216,12 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 		}
 	}
 	ended := time.Now()
-	v := verdict.Decide(outcomes, ended.Sub(started))
+	verdictOf := verdict.Decide(outcomes, ended.Sub(started))
 	if errors.Is(context.Cause(ctx), runner.ErrInterrupted) {
-		v.Reasons = append(v.Reasons, "vbd was interrupted before every check finished")
+		verdictOf.Reasons = append(verdictOf.Reasons, "vbd was interrupted before every check finished")
 	}
-	return &verification{
-		Repo: repo, StateDir: stateDir, Config: cfg, Plan: plan, Outcomes: outcomes, Verdict: v,
-		Started: started, Ended: ended, Budget: budget, Warnings: warnings,
-	}, nil
+	v.Outcomes, v.Verdict, v.Ended, v.Budget, v.Warnings = outcomes, verdictOf, ended, budget, warnings
+	return v, nil
 }
 
 func scannerFor(c detect.Check) func() runner.Scanner {

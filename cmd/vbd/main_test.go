@@ -1,0 +1,200 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("u", false, "update testscript output files")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"vbd":       main,
+		"fakecheck": fakecheckMain,
+	})
+}
+
+// TestScript runs the end-to-end scripts in testdata/script: real fixture
+// repositories, the real vbd binary, and real go, node, make and pre-commit.
+func TestScript(t *testing.T) {
+	testscript.Run(t, scriptParams("testdata/script"))
+}
+
+func scriptParams(dir string) testscript.Params {
+	return testscript.Params{
+		Dir:                 dir,
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       *update,
+		Setup:               setupScriptEnv,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"dead":      cmdDead,
+			"waitfile":  cmdWaitFile,
+			"elapsedlt": cmdElapsedLess,
+		},
+	}
+}
+
+// setupScriptEnv gives each script a hermetic environment that still
+// reuses the machine's Go caches, so fixtures build offline and fast.
+func setupScriptEnv(env *testscript.Env) error {
+	for _, kv := range goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT") {
+		env.Setenv(kv[0], kv[1])
+	}
+	home := filepath.Join(env.WorkDir, ".home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	env.Setenv("HOME", home)
+	env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
+	env.Setenv("NO_COLOR", "1")
+	env.Setenv("GOFLAGS", "")
+	env.Setenv("GOTOOLCHAIN", "local")
+	env.Setenv("GOPROXY", "off")
+	env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	env.Setenv("GIT_AUTHOR_NAME", "vbd test")
+	env.Setenv("GIT_AUTHOR_EMAIL", "test@vbd.invalid")
+	env.Setenv("GIT_COMMITTER_NAME", "vbd test")
+	env.Setenv("GIT_COMMITTER_EMAIL", "test@vbd.invalid")
+	// pre-commit keeps its environments here; reuse the machine's when set.
+	if c := os.Getenv("PRE_COMMIT_HOME"); c != "" {
+		env.Setenv("PRE_COMMIT_HOME", c)
+	}
+	return nil
+}
+
+func goEnv(names ...string) [][2]string {
+	out, err := exec.Command("go", append([]string{"env"}, names...)...).Output()
+	if err != nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	var kvs [][2]string
+	for i, n := range names {
+		if i < len(lines) && lines[i] != "" {
+			kvs = append(kvs, [2]string{n, lines[i]})
+		}
+	}
+	return kvs
+}
+
+// cmdDead asserts that the process whose pid is in each file is gone (a
+// zombie counts as gone: it no longer runs).
+func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
+	for _, f := range args {
+		pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(f)))
+		if err != nil {
+			ts.Fatalf("pid file %s: %v", f, err)
+		}
+		deadline := time.Now().Add(3 * time.Second)
+		for processAlive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if processAlive(pid) != neg {
+			ts.Fatalf("process %d (from %s) alive=%v", pid, f, !neg)
+		}
+	}
+}
+
+func processAlive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat))
+	return len(fields) > 2 && fields[2] != "Z"
+}
+
+// cmdWaitFile waits up to 30s for a file to exist: waitfile PATH.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: waitfile PATH")
+	}
+	p := ts.MkAbs(args[0])
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(p); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ts.Fatalf("%s did not appear within 30s", args[0])
+}
+
+// cmdElapsedLess checks wall time since a mark: elapsedlt MARKFILE SECONDS,
+// where MARKFILE was written by `fakecheck mark MARKFILE`.
+func cmdElapsedLess(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: elapsedlt MARKFILE SECONDS")
+	}
+	ns, err := strconv.ParseInt(strings.TrimSpace(ts.ReadFile(args[0])), 10, 64)
+	if err != nil {
+		ts.Fatalf("mark %s: %v", args[0], err)
+	}
+	limit, err := strconv.ParseFloat(args[1], 64)
+	if err != nil {
+		ts.Fatalf("seconds: %v", err)
+	}
+	took := time.Since(time.Unix(0, ns)).Seconds()
+	if (took < limit) == neg {
+		ts.Fatalf("%.2fs elapsed since the mark; want < %.2fs (neg=%v)", took, limit, neg)
+	}
+}
+
+// fakecheckMain is a tiny check that misbehaves on purpose:
+//
+//	fakecheck exit N            exit with status N
+//	fakecheck sleep SECONDS     sleep, then exit 0
+//	fakecheck ignore-term PIDFILE   write its pid, ignore SIGTERM, sleep forever
+//	fakecheck mark FILE         write the current time in ns to FILE
+//	fakecheck spam LINES        print LINES lines
+func fakecheckMain() {
+	args := os.Args[1:]
+	if len(args) < 1 {
+		fmt.Fprintln(os.Stderr, "usage: fakecheck exit|sleep|ignore-term|mark|spam ...")
+		os.Exit(2)
+	}
+	switch args[0] {
+	case "exit":
+		n, _ := strconv.Atoi(args[1])
+		fmt.Println("fakecheck exiting", n)
+		os.Exit(n)
+	case "sleep":
+		secs, _ := strconv.ParseFloat(args[1], 64)
+		time.Sleep(time.Duration(secs * float64(time.Second)))
+		fmt.Println("fakecheck slept", args[1])
+	case "ignore-term":
+		signal.Ignore(syscall.SIGTERM)
+		if err := os.WriteFile(args[1], []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			os.Exit(3)
+		}
+		fmt.Println("fakecheck ignoring SIGTERM")
+		time.Sleep(time.Hour)
+	case "mark":
+		if err := os.WriteFile(args[1], []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o644); err != nil {
+			os.Exit(3)
+		}
+	case "spam":
+		n, _ := strconv.Atoi(args[1])
+		for i := range n {
+			fmt.Printf("line %d of noise from a very chatty check\n", i)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, "fakecheck: unknown mode", args[0])
+		os.Exit(2)
+	}
+}
