@@ -136,6 +136,10 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 		o.Status, o.Detail = Vacuous, ev.NotConfigured
 	case code != 0:
 		o.Status, o.Detail = Fail, fmt.Sprintf("exit %d", code)
+	case ev.Failed > 0:
+		// A wrapper ignored its runner's status (`|| true`, `-cmd` in make);
+		// the runner still printed its failures.
+		o.Status, o.Detail = Fail, fmt.Sprintf("%d failed (exit 0)", ev.Failed)
 	case ev.Vacuous != "":
 		o.Status, o.Detail = Vacuous, ev.Vacuous
 	case ev.Counted && ev.Passed > 0:

@@ -1,0 +1,400 @@
+package detect
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	toml "github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
+)
+
+// ConfigFile is the name of vbd's configuration file at the repository root.
+const ConfigFile = ".vbd.toml"
+
+// Config is a parsed .vbd.toml. Zero values mean "use the default".
+type Config struct {
+	// Budget caps the whole run.
+	Budget time.Duration
+	// Jobs caps how many checks run at once.
+	Jobs int
+	// Disable names detected (or configured) checks that must not run.
+	Disable []string
+	// Checks are the user's own commands, in file order.
+	Checks []ConfigCheck
+	// Reuse, when set, overrides whether earlier results may be reused.
+	Reuse *bool
+	// ReuseMaxAge caps how old a reused result may be.
+	ReuseMaxAge time.Duration
+
+	// disableLine is where `disable` was written, so a warning about a
+	// name that matches nothing can point at it.
+	disableLine int
+}
+
+// ConfigCheck is one [[check]] table.
+type ConfigCheck struct {
+	Name    string
+	Run     string // executed as sh -c Run
+	Dir     string // slash-separated, relative to the repository root; "." by default
+	Kind    Kind
+	Quick   bool
+	Timeout time.Duration
+	// Line is where the [[check]] table starts in .vbd.toml.
+	Line int
+}
+
+// ConfigError is a mistake in .vbd.toml. Key is the offending key (dotted
+// for keys inside [[check]], e.g. "check.nme"), empty when the mistake is not
+// about one key; Line is 1-based, 0 when unknown.
+type ConfigError struct {
+	Key  string
+	Line int
+	Msg  string
+}
+
+// Error reads ".vbd.toml:LINE: MSG", the form editors and terminals link to.
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", ConfigFile, e.Line, e.Msg)
+	}
+	return ConfigFile + ": " + e.Msg
+}
+
+// rawConfig mirrors the file. Durations are strings so that a bad one can be
+// reported with its line rather than as a decoder type error.
+type rawConfig struct {
+	Budget      *string    `toml:"budget"`
+	Jobs        *int       `toml:"jobs"`
+	Disable     []string   `toml:"disable"`
+	Reuse       *bool      `toml:"reuse"`
+	ReuseMaxAge *string    `toml:"reuse_max_age"`
+	Check       []rawCheck `toml:"check"`
+}
+
+type rawCheck struct {
+	Name    string  `toml:"name"`
+	Run     string  `toml:"run"`
+	Dir     string  `toml:"dir"`
+	Kind    string  `toml:"kind"`
+	Quick   bool    `toml:"quick"`
+	Timeout *string `toml:"timeout"`
+}
+
+// The keys the file may hold, for "unknown key" messages.
+var (
+	topKeys   = []string{"budget", "jobs", "disable", "reuse", "reuse_max_age", "check"}
+	checkKeys = []string{"name", "run", "dir", "kind", "quick", "timeout"}
+)
+
+// keyWants says in words what each key holds, for type errors.
+func keyWants(key string) string {
+	switch key {
+	case "budget", "reuse_max_age", "check.timeout":
+		return `a duration string such as "5m" or "90s"`
+	case "jobs":
+		return "a whole number such as 4"
+	case "disable":
+		return `an array of check names such as ["go vet"]`
+	case "reuse", "check.quick":
+		return "true or false"
+	case "check":
+		return "a list of [[check]] tables"
+	case "check.name", "check.run", "check.dir", "check.kind":
+		return "a string"
+	}
+	return "a different type"
+}
+
+// LoadConfig reads .vbd.toml at the root of fsys. It returns (nil, nil) when
+// the file does not exist. Every mistake in the file is a *ConfigError with
+// the line to fix; the file is parsed strictly because a misspelt key would
+// otherwise be ignored and the user would believe a setting was applied.
+func LoadConfig(fsys fs.FS) (*Config, error) {
+	data, err := fs.ReadFile(fsys, ConfigFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", ConfigFile, err)
+	}
+	return parseConfig(fsys, data)
+}
+
+// parseConfig decodes and validates the file's bytes. fsys is used to check
+// that every [[check]] dir exists.
+func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
+	var raw rawConfig
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&raw); err != nil {
+		return nil, decodeProblem(err)
+	}
+	lines := indexLines(data)
+
+	cfg := &Config{Disable: raw.Disable, Reuse: raw.Reuse, disableLine: lines.top["disable"]}
+	var err error
+	if raw.Budget != nil {
+		if cfg.Budget, err = parseDuration("budget", *raw.Budget, lines.top["budget"]); err != nil {
+			return nil, err
+		}
+	}
+	if raw.ReuseMaxAge != nil {
+		if cfg.ReuseMaxAge, err = parseDuration("reuse_max_age", *raw.ReuseMaxAge, lines.top["reuse_max_age"]); err != nil {
+			return nil, err
+		}
+	}
+	if raw.Jobs != nil {
+		if *raw.Jobs < 0 {
+			return nil, &ConfigError{Key: "jobs", Line: lines.top["jobs"],
+				Msg: fmt.Sprintf("jobs = %d is negative; use a positive number, or remove it to run one check per CPU", *raw.Jobs)}
+		}
+		cfg.Jobs = *raw.Jobs
+	}
+	for i, name := range raw.Disable {
+		if strings.TrimSpace(name) == "" {
+			return nil, &ConfigError{Key: "disable", Line: lines.top["disable"],
+				Msg: fmt.Sprintf("disable entry %d is empty; write the check name as `vbd --list` shows it", i+1)}
+		}
+	}
+
+	seen := make(map[string]int, len(raw.Check))
+	for i, rc := range raw.Check {
+		cc, err := configCheck(fsys, rc, lines.check(i))
+		if err != nil {
+			return nil, err
+		}
+		if first, dup := seen[cc.Name]; dup {
+			return nil, &ConfigError{Key: "check.name", Line: cc.Line,
+				Msg: fmt.Sprintf("check name %q is already used at line %d; give each [[check]] a unique name", cc.Name, first)}
+		}
+		seen[cc.Name] = cc.Line
+		cfg.Checks = append(cfg.Checks, cc)
+	}
+	return cfg, nil
+}
+
+// configCheck validates one [[check]] table.
+func configCheck(fsys fs.FS, rc rawCheck, pos checkLines) (ConfigCheck, error) {
+	line := pos.line
+	at := func(key string) int {
+		if l, ok := pos.keys[key]; ok {
+			return l
+		}
+		return line
+	}
+	cc := ConfigCheck{Name: strings.TrimSpace(rc.Name), Run: rc.Run, Quick: rc.Quick, Kind: KindOther, Line: line}
+	if cc.Name == "" {
+		return cc, &ConfigError{Key: "check.name", Line: at("name"),
+			Msg: `[[check]] has no name; add name = "..." (it is how the report and disable refer to it)`}
+	}
+	if strings.TrimSpace(rc.Run) == "" {
+		return cc, &ConfigError{Key: "check.run", Line: at("run"),
+			Msg: fmt.Sprintf(`check %q has no run command; add run = "..." (it runs with sh -c)`, cc.Name)}
+	}
+	if rc.Kind != "" {
+		k, ok := ParseKind(rc.Kind)
+		if !ok {
+			return cc, &ConfigError{Key: "check.kind", Line: at("kind"),
+				Msg: fmt.Sprintf("check %q has kind %q; use one of test, lint, vet, typecheck, build, other", cc.Name, rc.Kind)}
+		}
+		cc.Kind = k
+	}
+	if rc.Timeout != nil {
+		d, err := parseDuration("check.timeout", *rc.Timeout, at("timeout"))
+		if err != nil {
+			return cc, err
+		}
+		cc.Timeout = d
+	}
+	dir, err := checkDir(fsys, cc.Name, rc.Dir, at("dir"))
+	if err != nil {
+		return cc, err
+	}
+	cc.Dir = dir
+	return cc, nil
+}
+
+// windowsAbs matches drive-letter paths, which path.IsAbs does not see.
+var windowsAbs = regexp.MustCompile(`^[A-Za-z]:[\\/]|^\\`)
+
+// checkDir cleans a [[check]] dir and refuses one outside the repository,
+// because vbd's guarantee is about this repository and a check elsewhere
+// could be run with the wrong tree.
+func checkDir(fsys fs.FS, name, dir string, line int) (string, error) {
+	if dir == "" {
+		return ".", nil
+	}
+	if path.IsAbs(dir) || windowsAbs.MatchString(dir) {
+		return "", &ConfigError{Key: "check.dir", Line: line,
+			Msg: fmt.Sprintf("check %q has dir %q, an absolute path; use a path relative to the repository root", name, dir)}
+	}
+	clean := path.Clean(dir)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", &ConfigError{Key: "check.dir", Line: line,
+			Msg: fmt.Sprintf("check %q has dir %q, which leaves the repository; use a directory inside it", name, dir)}
+	}
+	if fsys != nil {
+		st, err := fs.Stat(fsys, clean)
+		if err != nil || !st.IsDir() {
+			return "", &ConfigError{Key: "check.dir", Line: line,
+				Msg: fmt.Sprintf("check %q has dir %q, which is not a directory in the repository; fix the path or create it", name, dir)}
+		}
+	}
+	return clean, nil
+}
+
+// parseDuration reads a duration and refuses negative ones, with the line.
+// key is the dotted key for ConfigError.Key; the message shows its last part.
+func parseDuration(key, s string, line int) (time.Duration, error) {
+	short := key[strings.LastIndexByte(key, '.')+1:]
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, &ConfigError{Key: key, Line: line,
+			Msg: fmt.Sprintf("%s = %q is not a duration; write it like \"5m\", \"90s\" or \"1h30m\"", short, s)}
+	}
+	if d < 0 {
+		return 0, &ConfigError{Key: key, Line: line,
+			Msg: fmt.Sprintf("%s = %q is negative; use a positive duration", short, s)}
+	}
+	return d, nil
+}
+
+// decodeProblem turns go-toml's errors into a *ConfigError naming the key
+// and line, so that the message is about the user's file, not Go types.
+func decodeProblem(err error) error {
+	var strict *toml.StrictMissingError
+	if errors.As(err, &strict) && len(strict.Errors) > 0 {
+		first := &strict.Errors[0]
+		line, _ := first.Position()
+		key := strings.Join(first.Key(), ".")
+		known, where := topKeys, ""
+		if len(first.Key()) > 1 && first.Key()[0] == "check" {
+			known, where = checkKeys, " in [[check]]"
+		}
+		msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", key, where, strings.Join(known, ", "))
+		if n := len(strict.Errors) - 1; n > 0 {
+			msg += fmt.Sprintf(" (and %d more unknown key(s))", n)
+		}
+		return &ConfigError{Key: key, Line: line, Msg: msg}
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		line, _ := de.Position()
+		key := strings.Join(de.Key(), ".")
+		msg := strings.TrimPrefix(de.Error(), "toml: ")
+		if strings.HasPrefix(msg, "cannot decode") && key != "" {
+			msg = fmt.Sprintf("%s must be %s", key, keyWants(key))
+		} else {
+			msg = "invalid TOML: " + msg + "; fix the syntax (see https://toml.io)"
+		}
+		return &ConfigError{Key: key, Line: line, Msg: msg}
+	}
+	return &ConfigError{Msg: "cannot parse: " + err.Error()}
+}
+
+// checkLines holds where a [[check]] table and its keys are written.
+type checkLines struct {
+	line int
+	keys map[string]int
+}
+
+// configLines maps keys to lines. go-toml's decoder does not report where a
+// value came from, so the document is walked once more with its parser.
+type configLines struct {
+	top    map[string]int
+	checks []checkLines
+}
+
+func (c configLines) check(i int) checkLines {
+	if i < len(c.checks) {
+		return c.checks[i]
+	}
+	return checkLines{}
+}
+
+// indexLines records the line of each top-level key and of each [[check]]
+// table and its keys. It is best effort: lines it cannot find stay 0.
+func indexLines(data []byte) configLines {
+	out := configLines{top: map[string]int{}}
+	var p unstable.Parser
+	p.Reset(data)
+	inCheck := false
+	for p.NextExpression() {
+		n := p.Expression()
+		switch n.Kind {
+		case unstable.ArrayTable, unstable.Table:
+			parts, first := keyParts(n)
+			inCheck = len(parts) == 1 && parts[0] == "check"
+			if inCheck {
+				out.checks = append(out.checks, checkLines{line: lineOf(&p, first), keys: map[string]int{}})
+			}
+		case unstable.KeyValue:
+			parts, first := keyParts(n)
+			if len(parts) == 0 {
+				continue
+			}
+			line := lineOf(&p, first)
+			switch {
+			case inCheck && len(out.checks) > 0:
+				cur := out.checks[len(out.checks)-1]
+				if _, dup := cur.keys[parts[0]]; !dup {
+					cur.keys[parts[0]] = line
+				}
+			case !inCheck:
+				if _, dup := out.top[parts[0]]; !dup {
+					out.top[parts[0]] = line
+				}
+				if parts[0] == "check" {
+					// check = [{...}, ...]: every entry is on the key's line
+					// as far as this index knows.
+					out.checks = append(out.checks, inlineChecks(n.Value(), line)...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inlineChecks gives each inline-table element of `check = [...]` a line.
+func inlineChecks(v *unstable.Node, line int) []checkLines {
+	if v == nil || v.Kind != unstable.Array {
+		return nil
+	}
+	var out []checkLines
+	it := v.Children()
+	for it.Next() {
+		out = append(out, checkLines{line: line, keys: map[string]int{}})
+	}
+	return out
+}
+
+// keyParts returns a key's parts and its first key node.
+func keyParts(n *unstable.Node) ([]string, *unstable.Node) {
+	var parts []string
+	var first *unstable.Node
+	it := n.Key()
+	for it.Next() {
+		k := it.Node()
+		if first == nil {
+			first = k
+		}
+		parts = append(parts, string(k.Data))
+	}
+	return parts, first
+}
+
+// lineOf returns the 1-based line of a node, 0 if it has no position.
+func lineOf(p *unstable.Parser, n *unstable.Node) int {
+	if n == nil || n.Raw.Length == 0 && n.Raw.Offset == 0 {
+		return 0
+	}
+	if int(n.Raw.Offset)+int(n.Raw.Length) > len(p.Data()) {
+		return 0
+	}
+	return p.Shape(n.Raw).Start.Line
+}

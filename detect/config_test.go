@@ -1,0 +1,210 @@
+package detect
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+func TestLoadConfigValid(t *testing.T) {
+	fsys := fsOf(".vbd.toml", `# vbd settings
+budget = "5m"
+jobs = 4
+disable = ["go vet", "npm run lint (web)"]
+reuse = false
+reuse_max_age = "2h"
+
+[[check]]
+name = "integration"
+run = "go test -tags integration ./..."
+dir = "svc/"
+kind = "test"
+timeout = "90s"
+
+[[check]]
+name = "fmt"
+run = "gofmt -l ."
+quick = true
+`, "svc/x.go", "package svc\n")
+	cfg, err := LoadConfig(fsys)
+	if err != nil {
+		t.Fatalf("LoadConfig: %v", err)
+	}
+	if cfg.Budget != 5*time.Minute || cfg.Jobs != 4 || cfg.ReuseMaxAge != 2*time.Hour {
+		t.Errorf("budget %v jobs %d reuse_max_age %v", cfg.Budget, cfg.Jobs, cfg.ReuseMaxAge)
+	}
+	if cfg.Reuse == nil || *cfg.Reuse {
+		t.Errorf("reuse = %v, want false", cfg.Reuse)
+	}
+	if strings.Join(cfg.Disable, "|") != "go vet|npm run lint (web)" || cfg.disableLine != 4 {
+		t.Errorf("disable %q at line %d", cfg.Disable, cfg.disableLine)
+	}
+	if len(cfg.Checks) != 2 {
+		t.Fatalf("checks %+v", cfg.Checks)
+	}
+	want := ConfigCheck{Name: "integration", Run: "go test -tags integration ./...", Dir: "svc", Kind: KindTest, Timeout: 90 * time.Second, Line: 8}
+	if cfg.Checks[0] != want {
+		t.Errorf("check 0 = %+v, want %+v", cfg.Checks[0], want)
+	}
+	want = ConfigCheck{Name: "fmt", Run: "gofmt -l .", Dir: ".", Kind: KindOther, Quick: true, Line: 15}
+	if cfg.Checks[1] != want {
+		t.Errorf("check 1 = %+v, want %+v", cfg.Checks[1], want)
+	}
+}
+
+func TestLoadConfigAbsent(t *testing.T) {
+	cfg, err := LoadConfig(fstest.MapFS{})
+	if cfg != nil || err != nil {
+		t.Errorf("LoadConfig = %v, %v; want nil, nil", cfg, err)
+	}
+	cfg, err = LoadConfig(fsOf(".vbd.toml", ""))
+	if err != nil || cfg == nil {
+		t.Errorf("empty file: %v, %v; want a zero config", cfg, err)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	for name, c := range map[string]struct {
+		file string
+		key  string
+		line int
+		msg  string // substring of Error()
+	}{
+		"unknown top-level key": {
+			file: "budget = \"1m\"\n\nbudgte = \"5m\"\n",
+			key:  "budgte", line: 3,
+			msg: `.vbd.toml:3: unknown key "budgte" (known keys: budget, jobs, disable, reuse, reuse_max_age, check)`,
+		},
+		"unknown key in [[check]]": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ncommand = \"y\"\n",
+			key:  "check.command", line: 4,
+			msg: `unknown key "check.command" in [[check]] (known keys: name, run, dir, kind, quick, timeout)`,
+		},
+		"unknown table": {
+			file: "[checks]\nname = \"x\"\n",
+			key:  "checks", line: 1,
+			msg: `unknown key "checks"`,
+		},
+		"bad budget duration": {
+			file: "jobs = 2\nbudget = \"5 minutes\"\n",
+			key:  "budget", line: 2,
+			msg: `.vbd.toml:2: budget = "5 minutes" is not a duration`,
+		},
+		"bad check timeout": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ntimeout = \"soon\"\n",
+			key:  "check.timeout", line: 4,
+			msg: `timeout = "soon" is not a duration`,
+		},
+		"bad reuse_max_age": {
+			file: "reuse_max_age = \"2d\"\n",
+			key:  "reuse_max_age", line: 1,
+			msg: "is not a duration",
+		},
+		"negative budget": {
+			file: "budget = \"-1m\"\n",
+			key:  "budget", line: 1,
+			msg: "is negative",
+		},
+		"negative jobs": {
+			file: "jobs = -2\n",
+			key:  "jobs", line: 1,
+			msg: "jobs = -2 is negative",
+		},
+		"wrong type names the key": {
+			file: "\nbudget = 5\n",
+			key:  "budget", line: 2,
+			msg: `.vbd.toml:2: budget must be a duration string such as "5m"`,
+		},
+		"wrong type inside [[check]]": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\nquick = \"yes\"\n",
+			key:  "check.quick", line: 4,
+			msg: "check.quick must be true or false",
+		},
+		"syntax error": {
+			file: "budget = \n",
+			line: 1,
+			msg:  "invalid TOML",
+		},
+		"dir is absolute": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ndir = \"/etc\"\n",
+			key:  "check.dir", line: 4,
+			msg: `check "x" has dir "/etc", an absolute path`,
+		},
+		"dir escapes the repository": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ndir = \"svc/../../other\"\n",
+			key:  "check.dir", line: 4,
+			msg: "which leaves the repository",
+		},
+		"dir is a windows drive path": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ndir = 'C:\\src'\n",
+			key:  "check.dir", line: 4,
+			msg: "an absolute path",
+		},
+		"dir does not exist": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ndir = \"nope\"\n",
+			key:  "check.dir", line: 4,
+			msg: "not a directory in the repository",
+		},
+		"dir is a file": {
+			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ndir = \"svc/x.go\"\n",
+			key:  "check.dir", line: 4,
+			msg: "not a directory in the repository",
+		},
+		"duplicate check names": {
+			file: "[[check]]\nname = \"a\"\nrun = \"true\"\n\n[[check]]\nname = \"a\"\nrun = \"false\"\n",
+			key:  "check.name", line: 5,
+			msg: `.vbd.toml:5: check name "a" is already used at line 1`,
+		},
+		"missing run": {
+			file: "[[check]]\nname = \"a\"\n",
+			key:  "check.run", line: 1,
+			msg: `check "a" has no run command`,
+		},
+		"missing name": {
+			file: "[[check]]\nrun = \"true\"\n",
+			key:  "check.name", line: 1,
+			msg: "[[check]] has no name",
+		},
+		"bad kind": {
+			file: "[[check]]\nname = \"a\"\nrun = \"true\"\nkind = \"unit\"\n",
+			key:  "check.kind", line: 4,
+			msg: `kind "unit"; use one of test, lint, vet, typecheck, build, other`,
+		},
+		"empty disable entry": {
+			file: "disable = [\"\"]\n",
+			key:  "disable", line: 1,
+			msg: "disable entry 1 is empty",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := LoadConfig(fsOf(".vbd.toml", c.file, "svc/x.go", ""))
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("LoadConfig error = %v (%T), want a *ConfigError", err, err)
+			}
+			if ce.Key != c.key || ce.Line != c.line {
+				t.Errorf("key %q line %d, want %q line %d (%v)", ce.Key, ce.Line, c.key, c.line, err)
+			}
+			if !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("error %q does not contain %q", err, c.msg)
+			}
+		})
+	}
+}
+
+func TestLoadConfigUnreadable(t *testing.T) {
+	// A directory named .vbd.toml cannot be read; the error says which file.
+	_, err := LoadConfig(fstest.MapFS{".vbd.toml/x": &fstest.MapFile{}})
+	if err == nil || !strings.Contains(err.Error(), "read .vbd.toml") {
+		t.Errorf("err = %v, want it to name .vbd.toml", err)
+	}
+}
+
+func TestConfigErrorWithoutLine(t *testing.T) {
+	e := &ConfigError{Msg: "cannot parse: x"}
+	if e.Error() != ".vbd.toml: cannot parse: x" {
+		t.Errorf("Error() = %q", e.Error())
+	}
+}

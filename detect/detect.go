@@ -1,0 +1,359 @@
+package detect
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+// Options for Detect.
+type Options struct {
+	// Quick plans for --quick: checks that are not Quick get Skipped = "quick".
+	Quick bool
+	// Files are the slash paths, relative to the root, of every tracked and
+	// untracked non-ignored file (from ListFiles). Nil means the root is
+	// not a git work tree: fsys is walked instead.
+	Files []string
+	// Config is the parsed .vbd.toml, or nil.
+	Config *Config
+	// LookPath reports whether a tool is on PATH (to choose between
+	// pre-commit and prek). Nil means every tool is present.
+	LookPath func(string) bool
+}
+
+// Ecosystems in plan order within one project root.
+const (
+	ecoConfig = iota
+	ecoPreCommit
+	ecoMake
+	ecoGo
+	ecoNPM
+)
+
+// entry is a check under construction.
+type entry struct {
+	check Check
+	eco   int
+	// group numbers the project (a module, a package.json, a Makefile)
+	// in detection order, so its checks stay together.
+	group int
+	seq   int
+	// refs, for a Makefile target, are what it runs (see fingerprint).
+	refs []makeRef
+}
+
+// detector holds one Detect call's state.
+type detector struct {
+	fsys     fs.FS
+	opts     Options
+	tree     *tree
+	entries  []*entry
+	warnings []string
+	group    int // current project, see entry.group
+	// makefiles are the parsed Makefiles by directory, to follow a
+	// sub-make into another directory's targets.
+	makefiles map[string]*makefile
+}
+
+// Detect reads the repository in fsys (rooted at the repository root) and
+// returns the checks it really has, in a stable order: configured checks
+// first, then by project root, ecosystem (pre-commit, make, go, npm) and
+// quick before slow. Plan.Root is left for the caller to fill.
+//
+// Detection only reads files. Problems with one project (a broken
+// package.json, an unreadable directory) become Plan.Warnings so the other
+// projects are still checked; an error means the root itself is unreadable.
+func Detect(fsys fs.FS, opts Options) (Plan, error) {
+	d := &detector{fsys: fsys, opts: opts, makefiles: map[string]*makefile{}}
+	if opts.Files != nil {
+		d.tree = scanFiles(opts.Files)
+	} else {
+		t, err := scanWalk(fsys)
+		if err != nil {
+			return Plan{}, fmt.Errorf("detect checks: %w", err)
+		}
+		d.tree = t
+	}
+	d.warnings = append(d.warnings, d.tree.warnings...)
+	if w := d.tree.depthWarning(); w != "" {
+		d.warn(w)
+	}
+
+	d.detectPreCommit()
+	d.detectMake()
+	d.detectGo()
+	d.detectNPM()
+	d.sort()
+	d.configure()
+	d.markQuick()
+	d.cover()
+	d.uniqueNames()
+
+	plan := Plan{Quick: opts.Quick, Checks: make([]Check, 0, len(d.entries)), Warnings: d.warnings}
+	for _, e := range d.entries {
+		plan.Checks = append(plan.Checks, e.check)
+	}
+	return plan, nil
+}
+
+// project starts a new project: the checks added next belong together.
+func (d *detector) project() { d.group++ }
+
+// add records a detected check.
+func (d *detector) add(eco int, c Check) { d.addWrapper(eco, c, nil) }
+
+// addWrapper records a check together with what it runs.
+func (d *detector) addWrapper(eco int, c Check, refs []makeRef) {
+	d.entries = append(d.entries, &entry{check: c, eco: eco, group: d.group, seq: len(d.entries), refs: refs})
+}
+
+// warn records a warning once.
+func (d *detector) warn(w string) {
+	if !slices.Contains(d.warnings, w) {
+		d.warnings = append(d.warnings, w)
+	}
+}
+
+// exists reports whether a file or directory is on disk. It asks fsys, not
+// the file list, because make sees ignored directories too.
+func (d *detector) exists(p string) bool {
+	_, err := fs.Stat(d.fsys, p)
+	return err == nil
+}
+
+// suffix names a project that is not at the root: " (web)".
+func suffix(dir string) string {
+	if dir == "." || dir == "" {
+		return ""
+	}
+	return " (" + dir + ")"
+}
+
+// sort puts detected checks in plan order.
+func (d *detector) sort() {
+	slices.SortStableFunc(d.entries, func(a, b *entry) int {
+		if c := comparePaths(a.check.Root, b.check.Root); c != 0 {
+			return c
+		}
+		if a.eco != b.eco {
+			return a.eco - b.eco
+		}
+		if a.group != b.group {
+			return a.group - b.group
+		}
+		if a.check.Quick != b.check.Quick {
+			if a.check.Quick {
+				return -1
+			}
+			return 1
+		}
+		return a.seq - b.seq
+	})
+}
+
+// configure puts the .vbd.toml checks first and applies disable. A
+// configured check named like a detected one replaces it: the user's
+// command is the project's own entry point.
+func (d *detector) configure() {
+	cfg := d.opts.Config
+	if cfg == nil {
+		return
+	}
+	names := map[string]bool{}
+	var out []*entry
+	for i, cc := range cfg.Checks {
+		names[cc.Name] = true
+		dir := cc.Dir
+		if dir == "" {
+			dir = "."
+		}
+		kind := cc.Kind
+		if kind == "" {
+			kind = KindOther
+		}
+		out = append(out, &entry{eco: ecoConfig, seq: i, check: Check{
+			Name:    cc.Name,
+			Kind:    kind,
+			Argv:    []string{"sh", "-c", cc.Run},
+			Shell:   cc.Run,
+			Dir:     dir,
+			Root:    dir,
+			Quick:   cc.Quick,
+			Timeout: cc.Timeout,
+			Source:  fmt.Sprintf("%s:%d", ConfigFile, cc.Line),
+			Reason:  "defined in " + ConfigFile,
+			Runner:  RunnerOpaque,
+		}})
+	}
+	for _, e := range d.entries {
+		if names[e.check.Name] {
+			for _, c := range out {
+				if c.check.Name == e.check.Name {
+					c.check.Reason += "; replaces the detected " + e.check.Command()
+				}
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	d.entries = out
+
+	for _, name := range cfg.Disable {
+		found := false
+		for _, e := range d.entries {
+			if e.check.Name == name {
+				found = true
+				if e.check.Skipped == "" {
+					e.check.Skipped = "disabled in " + ConfigFile
+				}
+			}
+		}
+		if !found {
+			at := ConfigFile
+			if cfg.disableLine > 0 {
+				at = fmt.Sprintf("%s:%d", ConfigFile, cfg.disableLine)
+			}
+			d.warn(fmt.Sprintf("%s: disable names %q, which matches no check; use a name from this list: %s",
+				at, name, d.nameList()))
+		}
+	}
+}
+
+// nameList lists the plan's check names for messages.
+func (d *detector) nameList() string {
+	names := make([]string, 0, len(d.entries))
+	for _, e := range d.entries {
+		names = append(names, fmt.Sprintf("%q", e.check.Name))
+	}
+	if len(names) == 0 {
+		return "(no checks detected)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// markQuick skips slow checks in quick mode. They stay in the plan, so the
+// report shows what --quick left out.
+func (d *detector) markQuick() {
+	if !d.opts.Quick {
+		return
+	}
+	for _, e := range d.entries {
+		if !e.check.Quick && e.check.Skipped == "" {
+			e.check.Skipped = "quick"
+		}
+	}
+}
+
+// cover skips vbd's own check where a Makefile target runs the same thing
+// for the same project: the target carries the project's flags, tags and
+// environment, and running both would spend the budget twice.
+func (d *detector) cover() {
+	for _, w := range d.entries {
+		if w.eco != ecoMake || len(w.refs) == 0 {
+			continue
+		}
+		testTarget := w.check.Kind == KindTest
+		for _, ref := range w.refs {
+			for _, n := range d.entries {
+				if n == w || !d.covers(w, n, ref, testTarget) {
+					continue
+				}
+				switch {
+				case w.check.Vacuous != "":
+					if n.check.Runs() && !strings.Contains(n.check.Reason, w.check.Name) {
+						n.check.Reason += fmt.Sprintf("; %s would run it but is vacuous (%s), so vbd runs it directly", w.check.Name, w.check.Vacuous)
+					}
+				case w.check.Runs() || strings.HasPrefix(w.check.Skipped, "covered by "):
+					if n.check.Skipped == "" {
+						n.check.Skipped = "covered by " + w.check.Name
+					}
+				}
+			}
+		}
+	}
+}
+
+// covers reports whether wrapper w's ref names check n.
+func (d *detector) covers(w, n *entry, ref makeRef, testTarget bool) bool {
+	if n.check.Dir != ref.dir {
+		return false
+	}
+	switch {
+	case ref.what == refGoTest:
+		return testTarget && n.eco == ecoGo && n.check.Kind == KindTest
+	case ref.what == refNPMTest:
+		return testTarget && n.eco == ecoNPM && n.check.Kind == KindTest
+	case ref.what == refGoVet:
+		return !testTarget && n.eco == ecoGo && n.check.Kind == KindVet
+	case ref.what == refNPMLint:
+		return !testTarget && n.eco == ecoNPM && n.check.Kind == KindLint && len(n.check.Argv) == 3 && n.check.Argv[2] == "lint"
+	case strings.HasPrefix(ref.what, refMake):
+		// Only a sub-make below the wrapper's directory, so that two
+		// Makefiles calling each other cannot both be skipped. The
+		// sub-make covers n when it makes n's target, directly or through
+		// prerequisites ("" is the default goal, often `all: test`).
+		if n.eco != ecoMake || w.check.Dir == n.check.Dir || !within(n.check.Dir, w.check.Dir) || len(n.check.Argv) != 2 {
+			return false
+		}
+		target := strings.TrimPrefix(ref.what, refMake)
+		if target == n.check.Argv[1] {
+			return true
+		}
+		mf := d.makefiles[n.check.Dir]
+		return mf != nil && mf.reaches(target, n.check.Argv[1])
+	}
+	return false
+}
+
+// uniqueNames keeps names unique in the rare case two projects produce the
+// same one (a workspace and an unlisted module in the same directory).
+func (d *detector) uniqueNames() {
+	seen := map[string]bool{}
+	for _, e := range d.entries {
+		name := e.check.Name
+		for i := 2; seen[name]; i++ {
+			name = fmt.Sprintf("%s #%d", e.check.Name, i)
+		}
+		seen[name] = true
+		e.check.Name = name
+	}
+}
+
+// detectPreCommit adds the pre-commit hooks at the repository root.
+func (d *detector) detectPreCommit() {
+	if !d.tree.has(".", ".pre-commit-config.yaml") {
+		return
+	}
+	lookPath := d.opts.LookPath
+	if lookPath == nil {
+		lookPath = func(string) bool { return true }
+	}
+	tool, why := "pre-commit", "pre-commit is on PATH"
+	switch {
+	case lookPath("pre-commit"):
+	case lookPath("prek"):
+		tool, why = "prek", "prek is on PATH (pre-commit is not)"
+	default:
+		why = "neither pre-commit nor prek is on PATH, so it will fail to start; install one"
+	}
+	// --all-files covers tracked files only, and agents leave new files
+	// untracked; listing tracked and untracked non-ignored files covers both.
+	shell := "git ls-files -z -co --exclude-standard --deduplicate | xargs -0 " + tool + " run --color=never --files"
+	c := Check{
+		Name:   tool,
+		Kind:   KindLint,
+		Argv:   []string{"sh", "-c", shell},
+		Shell:  shell,
+		Dir:    ".",
+		Root:   ".",
+		Quick:  true,
+		Source: ".pre-commit-config.yaml",
+		Reason: ".pre-commit-config.yaml at the repository root; " + why + "; runs every hook on tracked and untracked files",
+		Runner: RunnerPreCommit,
+	}
+	if d.opts.Files == nil {
+		c.Skipped = "not a git repository"
+	}
+	d.add(ecoPreCommit, c)
+}

@@ -1,0 +1,857 @@
+package detect
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// Fixture file contents.
+const (
+	goMod      = "module example.com/x\n\ngo 1.26\n"
+	goMain     = "package main\n\nfunc main() {}\n"
+	goLib      = "package x\n\nfunc X() int { return 1 }\n"
+	goTest     = "package x\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n"
+	pkgJest    = `{"name":"x","scripts":{"test":"jest"}}`
+	placeholer = `{"name":"x","version":"1.0.0","scripts":{"test":"echo \"Error: no test specified\" && exit 1"},"type":"commonjs"}`
+)
+
+// fsOf builds a MapFS from path/content pairs.
+func fsOf(kv ...string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = &fstest.MapFile{Data: []byte(kv[i+1])}
+	}
+	return m
+}
+
+// goModule returns the files of a Go module with one test in dir.
+func goModuleFiles(dir string) []string {
+	p := func(n string) string {
+		if dir == "." {
+			return n
+		}
+		return dir + "/" + n
+	}
+	return []string{p("go.mod"), strings.Replace(goMod, "example.com/x", "example.com/"+strings.ReplaceAll(dir, "/", "-"), 1),
+		p("x.go"), goLib, p("x_test.go"), goTest}
+}
+
+// want is what a test asserts about one check. Skipped, Vacuous and Env
+// are always compared, so "" and nil assert absence.
+type want struct {
+	name    string
+	argv    []string
+	skipped string
+	vacuous string
+	env     []string
+	dir     string
+	source  string
+	kind    Kind
+	reason  string // substring
+}
+
+type detectCase struct {
+	fs fstest.MapFS
+	// git gives Detect every MapFS file as Files; otherwise fsys is walked.
+	git bool
+	// files, when set, is Files verbatim (to model ignored files).
+	files    []string
+	opts     Options
+	names    []string // exact plan order
+	checks   []want
+	warnings []string // substrings, each must appear in some warning
+	// noWarnings asserts Plan.Warnings is empty.
+	noWarnings bool
+}
+
+func runDetect(t *testing.T, c detectCase) Plan {
+	t.Helper()
+	opts := c.opts
+	switch {
+	case c.files != nil:
+		opts.Files = c.files
+	case c.git:
+		opts.Files = slices.Sorted(maps.Keys(c.fs))
+	}
+	plan, err := Detect(c.fs, opts)
+	if err != nil {
+		t.Fatalf("Detect: %v", err)
+	}
+	return plan
+}
+
+func checkPlan(t *testing.T, c detectCase, plan Plan) {
+	t.Helper()
+	var names []string
+	for _, ch := range plan.Checks {
+		names = append(names, ch.Name)
+	}
+	if c.names != nil && !slices.Equal(names, c.names) {
+		t.Errorf("names:\n got %q\nwant %q", names, c.names)
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			t.Errorf("duplicate check name %q", n)
+		}
+		seen[n] = true
+	}
+	for _, w := range c.checks {
+		i := slices.Index(names, w.name)
+		if i < 0 {
+			t.Errorf("no check %q in %q", w.name, names)
+			continue
+		}
+		got := plan.Checks[i]
+		if w.argv != nil && !slices.Equal(got.Argv, w.argv) {
+			t.Errorf("%s: argv %q, want %q", w.name, got.Argv, w.argv)
+		}
+		if got.Skipped != w.skipped {
+			t.Errorf("%s: skipped %q, want %q", w.name, got.Skipped, w.skipped)
+		}
+		if got.Vacuous != w.vacuous && !(w.vacuous != "" && strings.HasPrefix(got.Vacuous, w.vacuous)) {
+			t.Errorf("%s: vacuous %q, want %q", w.name, got.Vacuous, w.vacuous)
+		}
+		if !slices.Equal(got.Env, w.env) {
+			t.Errorf("%s: env %q, want %q", w.name, got.Env, w.env)
+		}
+		if w.dir != "" && (got.Dir != w.dir || got.Root != w.dir) {
+			t.Errorf("%s: dir %q root %q, want %q", w.name, got.Dir, got.Root, w.dir)
+		}
+		if w.source != "" && got.Source != w.source {
+			t.Errorf("%s: source %q, want %q", w.name, got.Source, w.source)
+		}
+		if w.kind != "" && got.Kind != w.kind {
+			t.Errorf("%s: kind %q, want %q", w.name, got.Kind, w.kind)
+		}
+		if w.reason != "" && !strings.Contains(got.Reason, w.reason) {
+			t.Errorf("%s: reason %q, want it to contain %q", w.name, got.Reason, w.reason)
+		}
+	}
+	for _, w := range c.warnings {
+		if !slices.ContainsFunc(plan.Warnings, func(s string) bool { return strings.Contains(s, w) }) {
+			t.Errorf("no warning containing %q in %q", w, plan.Warnings)
+		}
+	}
+	if c.noWarnings && len(plan.Warnings) > 0 {
+		t.Errorf("unexpected warnings %q", plan.Warnings)
+	}
+}
+
+func runCases(t *testing.T, cases map[string]detectCase) {
+	t.Helper()
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			checkPlan(t, c, runDetect(t, c))
+		})
+	}
+}
+
+func TestDetectGo(t *testing.T) {
+	runCases(t, map[string]detectCase{
+		"single module: vet, build skipped as covered by go test, test": {
+			fs:         fsOf(goModuleFiles(".")...),
+			noWarnings: true,
+			names:      []string{"go vet", "go build", "go test"},
+			checks: []want{
+				{name: "go vet", argv: []string{"go", "vet", "./..."}, kind: KindVet, dir: ".", source: "go.mod", reason: "go.mod declares module example.com/."},
+				{name: "go build", argv: []string{"go", "build", "./..."}, kind: KindBuild, skipped: "covered by go test"},
+				{name: "go test", argv: []string{"go", "test", "-json", "./..."}, kind: KindTest, dir: "."},
+			},
+		},
+		"quick mode: go build runs, go test is skipped": {
+			fs:    fsOf(goModuleFiles(".")...),
+			opts:  Options{Quick: true},
+			names: []string{"go vet", "go build", "go test"},
+			checks: []want{
+				{name: "go vet"},
+				{name: "go build"},
+				{name: "go test", skipped: "quick"},
+			},
+		},
+		"main-only module: go test is vacuous, go vet runs": {
+			fs: fsOf("go.mod", goMod, "main.go", goMain),
+			checks: []want{
+				{name: "go vet"},
+				{name: "go test", vacuous: "no _test.go files"},
+			},
+		},
+		"module without go files: vet and test are vacuous": {
+			fs: fsOf("go.mod", goMod),
+			checks: []want{
+				{name: "go vet", vacuous: "no .go files"},
+				{name: "go test", vacuous: "no .go files"},
+			},
+		},
+		"test files in testdata, vendor and _dirs are not the module's tests": {
+			fs: fsOf("go.mod", goMod, "main.go", goMain,
+				"testdata/a_test.go", goTest, "vendor/v/v_test.go", goTest, "_old/o_test.go", goTest),
+			git:    true,
+			checks: []want{{name: "go test", vacuous: "no _test.go files"}},
+		},
+		"tests in a package named build still count": {
+			fs:     fsOf("go.mod", goMod, "internal/build/b_test.go", goTest),
+			git:    true,
+			checks: []want{{name: "go test"}},
+		},
+		"nested module gets its own checks and a scope warning": {
+			fs:    fsOf(append(goModuleFiles("."), goModuleFiles("tools")...)...),
+			git:   true,
+			names: []string{"go vet", "go build", "go test", "go vet (tools)", "go build (tools)", "go test (tools)"},
+			checks: []want{
+				{name: "go test (tools)", argv: []string{"go", "test", "-json", "./..."}, dir: "tools", source: "tools/go.mod"},
+			},
+			warnings: []string{"tools/go.mod is a separate module: `go test ./...` at the root never runs it; vbd checks it on its own"},
+		},
+		"nested module's tests do not count for the parent": {
+			fs: fsOf("go.mod", goMod, "main.go", goMain, "tools/go.mod", goMod, "tools/t_test.go", goTest),
+			checks: []want{
+				{name: "go test", vacuous: "no _test.go files"},
+				{name: "go test (tools)"},
+			},
+		},
+		"deeper nested module names its parent": {
+			fs:       fsOf(append(goModuleFiles("svc"), goModuleFiles("svc/gen")...)...),
+			warnings: []string{"svc/gen/go.mod is a separate module: `go test ./...` in svc never runs it"},
+		},
+		"go.work covers used modules; an unlisted module runs with GOWORK=off": {
+			fs: fsOf(append(append(append([]string{
+				"go.work", "go 1.26\n\nuse (\n\t./a\n\t\"./b\" // generated\n)\n"},
+				goModuleFiles("a")...), goModuleFiles("b")...), goModuleFiles("c")...)...),
+			git:   true,
+			names: []string{"go vet", "go build", "go test", "go vet (c)", "go build (c)", "go test (c)"},
+			checks: []want{
+				{name: "go vet", argv: []string{"go", "vet", "work"}, dir: ".", source: "go.work", reason: "go.work uses ./a, ./b"},
+				{name: "go build", argv: []string{"go", "build", "work"}, skipped: "covered by go test"},
+				{name: "go test", argv: []string{"go", "test", "-json", "work"}},
+				{name: "go vet (c)", argv: []string{"go", "vet", "./..."}, env: []string{"GOWORK=off"}},
+				{name: "go test (c)", argv: []string{"go", "test", "-json", "./..."}, env: []string{"GOWORK=off"}, dir: "c", reason: "runs with GOWORK=off"},
+			},
+			warnings: []string{
+				"go.work is a workspace: `go test ./...` there fails",
+				"c/go.mod is not listed in go.work: `go test work` never runs it; vbd checks it on its own with GOWORK=off",
+			},
+		},
+		"go.work with a one-line use and a root module": {
+			fs: fsOf(append(append([]string{"go.work", "go 1.26\nuse .\nuse ./tools\n"},
+				goModuleFiles(".")...), goModuleFiles("tools")...)...),
+			names:  []string{"go vet", "go build", "go test"},
+			checks: []want{{name: "go test", argv: []string{"go", "test", "-json", "work"}}},
+		},
+		"workspace whose modules are all missing is vacuous": {
+			fs:     fsOf("go.work", "go 1.26\nuse ./gone\n"),
+			checks: []want{{name: "go test", vacuous: "no .go files", reason: "go.work lists no module"}},
+		},
+		"unlisted module in the workspace directory keeps a unique name": {
+			fs:    fsOf(append([]string{"go.work", "go 1.26\nuse ./a\n"}, append(goModuleFiles("."), goModuleFiles("a")...)...)...),
+			names: []string{"go vet", "go build", "go test", "go vet #2", "go build #2", "go test #2"},
+			checks: []want{
+				{name: "go test", argv: []string{"go", "test", "-json", "work"}},
+				{name: "go test #2", argv: []string{"go", "test", "-json", "./..."}, env: []string{"GOWORK=off"}},
+			},
+		},
+	})
+}
+
+func TestDetectNPM(t *testing.T) {
+	cases := map[string]detectCase{}
+	for _, l := range []struct{ file, pm string }{
+		{"pnpm-lock.yaml", "pnpm"}, {"pnpm-workspace.yaml", "pnpm"}, {"yarn.lock", "yarn"},
+		{"bun.lock", "bun"}, {"bun.lockb", "bun"}, {"package-lock.json", "npm"}, {"npm-shrinkwrap.json", "npm"},
+	} {
+		cases["lockfile "+l.file+" selects "+l.pm] = detectCase{
+			fs:    fsOf("package.json", pkgJest, l.file, ""),
+			names: []string{l.pm + " test"},
+			checks: []want{{name: l.pm + " test", argv: []string{l.pm, "run", "test"}, kind: KindTest,
+				source: "package.json", dir: ".", reason: l.file}},
+			noWarnings: true,
+		}
+	}
+	runCases(t, cases)
+	runCases(t, map[string]detectCase{
+		"packageManager field selects the tool": {
+			fs:     fsOf("package.json", `{"packageManager":"pnpm@9.1.0","scripts":{"test":"vitest run"}}`),
+			checks: []want{{name: "pnpm test", argv: []string{"pnpm", "run", "test"}, reason: `packageManager "pnpm@9.1.0"`}},
+		},
+		"packageManager with a hash": {
+			fs:     fsOf("package.json", `{"packageManager":"yarn@4.1.0+sha512.abc","scripts":{"test":"jest"}}`),
+			checks: []want{{name: "yarn test", argv: []string{"yarn", "run", "test"}}},
+		},
+		"a lockfile wins over packageManager": {
+			fs:     fsOf("package.json", `{"packageManager":"pnpm@9.1.0","scripts":{"test":"jest"}}`, "yarn.lock", ""),
+			checks: []want{{name: "yarn test"}},
+		},
+		"no lockfile and no field means npm": {
+			fs:     fsOf("package.json", pkgJest),
+			checks: []want{{name: "npm test", argv: []string{"npm", "run", "test"}, reason: "npm from no lockfile"}},
+		},
+		"a workspace package uses the root lockfile": {
+			fs:    fsOf("pnpm-lock.yaml", "", "packages/ui/package.json", pkgJest),
+			names: []string{"pnpm test (packages/ui)"},
+			checks: []want{{name: "pnpm test (packages/ui)", argv: []string{"pnpm", "run", "test"},
+				dir: "packages/ui", source: "packages/ui/package.json"}},
+		},
+		"the closest lockfile above the package wins": {
+			fs:     fsOf("yarn.lock", "", "apps/pnpm-lock.yaml", "", "apps/web/ui/package.json", pkgJest),
+			checks: []want{{name: "pnpm test (apps/web/ui)", reason: "apps/pnpm-lock.yaml"}},
+		},
+		"npm-init placeholder is vacuous, not skipped": {
+			fs:     fsOf("package.json", placeholer),
+			checks: []want{{name: "npm test", vacuous: "npm-init placeholder script", argv: []string{"npm", "run", "test"}}},
+		},
+		"missing test script is a skipped candidate": {
+			fs:     fsOf("package.json", `{"scripts":{"build":"tsc"}}`),
+			names:  []string{"npm test"},
+			checks: []want{{name: "npm test", skipped: "no test script"}},
+		},
+		"lint and the first type-check alias are quick and come first": {
+			fs:    fsOf("web/package.json", `{"scripts":{"test":"vitest run","lint":"eslint .","typecheck":"tsc --noEmit","tsc":"tsc"}}`),
+			names: []string{"npm run lint (web)", "npm run typecheck (web)", "npm test (web)"},
+			checks: []want{
+				{name: "npm run lint (web)", argv: []string{"npm", "run", "lint"}, kind: KindLint, dir: "web"},
+				{name: "npm run typecheck (web)", argv: []string{"npm", "run", "typecheck"}, kind: KindTypecheck},
+				{name: "npm test (web)", kind: KindTest},
+			},
+		},
+		"each type-check alias is recognised": {
+			fs:    fsOf("a/package.json", `{"scripts":{"type-check":"tsc"}}`, "b/package.json", `{"scripts":{"check-types":"tsc"}}`, "c/package.json", `{"scripts":{"check":"svelte-check"}}`),
+			names: []string{"npm run type-check (a)", "npm test (a)", "npm run check-types (b)", "npm test (b)", "npm run check (c)", "npm test (c)"},
+		},
+		"quick mode runs lint and skips test": {
+			fs:   fsOf("package.json", `{"scripts":{"test":"jest","lint":"eslint ."}}`),
+			opts: Options{Quick: true},
+			checks: []want{
+				{name: "npm run lint"},
+				{name: "npm test", skipped: "quick"},
+			},
+		},
+		"scripts that are not strings are ignored": {
+			fs:     fsOf("package.json", `{"scripts":{"test":["jest"],"lint":"eslint ."}}`),
+			names:  []string{"npm run lint", "npm test"},
+			checks: []want{{name: "npm test", skipped: "no test script"}},
+		},
+		"scripts that is not an object is a warning": {
+			fs:       fsOf("package.json", `{"scripts":"jest"}`),
+			checks:   []want{{name: "npm test", skipped: "no test script"}},
+			warnings: []string{`package.json: "scripts" is not an object`},
+		},
+		"broken package.json is a warning naming the file, other projects still detected": {
+			fs:       fsOf("web/package.json", `{"scripts": {"test": "jest",}`, "go.mod", goMod, "a_test.go", goTest),
+			names:    []string{"go vet", "go build", "go test"},
+			warnings: []string{"web/package.json: parse JSON: "},
+		},
+		"package.json that is null is a warning": {
+			fs:       fsOf("package.json", `null`),
+			names:    []string{},
+			warnings: []string{"package.json: parse JSON"},
+		},
+		"package.json with a BOM parses": {
+			fs:     fsOf("package.json", "\ufeff"+pkgJest),
+			checks: []want{{name: "npm test"}},
+		},
+	})
+}
+
+func TestDetectMake(t *testing.T) {
+	runCases(t, map[string]detectCase{
+		"test and lint targets": {
+			fs:         fsOf("Makefile", ".PHONY: test lint\n\nlint:\n\tgolangci-lint run\n\ntest:\n\t./scripts/test.sh\n"),
+			noWarnings: true,
+			names:      []string{"make lint", "make test"},
+			checks: []want{
+				{name: "make lint", argv: []string{"make", "lint"}, kind: KindLint, source: "Makefile", dir: ".", reason: "Makefile target lint (line 3)"},
+				{name: "make test", argv: []string{"make", "test"}, kind: KindTest, reason: "Makefile target test (line 6)"},
+			},
+		},
+		"vet target is quick in both modes, test skipped in quick mode": {
+			fs:    fsOf("Makefile", ".PHONY: vet test\nvet:\n\tgo vet ./...\ntest:\n\tgo test ./...\n"),
+			opts:  Options{Quick: true},
+			names: []string{"make vet", "make test"},
+			checks: []want{
+				{name: "make vet", kind: KindVet},
+				{name: "make test", skipped: "quick", env: []string{"GOFLAGS=-v"}},
+			},
+		},
+		"check is the test target when there is no test": {
+			fs:     fsOf("Makefile", "check:\n\t./run-tests\n"),
+			names:  []string{"make check"},
+			checks: []want{{name: "make check", argv: []string{"make", "check"}, kind: KindTest}},
+		},
+		"test wins over check": {
+			fs:    fsOf("Makefile", ".PHONY: test check\ntest:\n\t./t\ncheck:\n\t./c\n"),
+			names: []string{"make test"},
+		},
+		"a vacuous test does not hide a working check": {
+			fs:    fsOf("Makefile", ".PHONY: check\ntest:\ncheck:\n\t./c\n"),
+			names: []string{"make test", "make check"},
+			checks: []want{
+				{name: "make test", vacuous: "empty target"},
+				{name: "make check"},
+			},
+		},
+		"GNU make lookup order: GNUmakefile before makefile before Makefile": {
+			fs:     fsOf("GNUmakefile", "test:\n\t./gnu\n", "makefile", "test:\n\t./lower\n", "Makefile", "test:\n\t./upper\n"),
+			names:  []string{"make test"},
+			checks: []want{{name: "make test", source: "GNUmakefile", reason: "GNUmakefile target test (line 1)"}},
+		},
+		"makefile before Makefile": {
+			fs:     fsOf("makefile", "lint:\n\t./l\n", "Makefile", "test:\n\t./t\n"),
+			names:  []string{"make lint"},
+			checks: []want{{name: "make lint", source: "makefile"}},
+		},
+		"line continuations in rules, .PHONY and recipes": {
+			fs: fsOf("Makefile", ".PHONY: lint \\\n\ttest\ntest: \\\n  unit\nunit:\n\tgo test \\\n\t  ./...\n",
+				"test/fixture.txt", "", "go.mod", goMod, "a_test.go", goTest),
+			checks: []want{
+				{name: "make test", reason: "line 3", env: []string{"GOFLAGS=-v"}},
+				{name: "go test", skipped: "covered by make test"},
+			},
+		},
+		"target-specific variable line is not the rule": {
+			fs: fsOf("Makefile", "test: VERBOSE=1\n\nall:\n\techo all\n\ntest:\n\tgo test ./...\n"),
+			checks: []want{
+				{name: "make test", reason: "line 6", env: []string{"GOFLAGS=-v"}},
+			},
+		},
+		"target-specific variable alone is not a target (make: No rule to make target)": {
+			fs:    fsOf("Makefile", "test: export VERBOSE := 1\n\tgo test ./...\nlint:\n\t./l\n"),
+			names: []string{"make lint"},
+		},
+		"define blocks are skipped": {
+			fs:    fsOf("Makefile", "define RULES\ntest:\n\tgo test ./...\nendef\nlint:\n\t./l\n"),
+			names: []string{"make lint"},
+		},
+		"$(eval) targets are ignored and vacuity is not claimed": {
+			fs:     fsOf("Makefile", "$(foreach t,test lint,$(eval $(t): ; @echo $(t)))\ntest:\n"),
+			names:  []string{"make test"},
+			checks: []want{{name: "make test", vacuous: ""}},
+		},
+		"computed and pattern targets are ignored": {
+			fs:    fsOf("Makefile", "$(BIN): main.go\n\tgo build\n%.o: %.c\n\tcc\nlint:\n\t./l\n"),
+			names: []string{"make lint"},
+		},
+		"test directory shadows a non-.PHONY test target": {
+			fs: fsOf("Makefile", "test:\n\tgo test ./...\n", "test/a_test.go", goTest, "go.mod", goMod, "a_test.go", goTest),
+			checks: []want{
+				{name: "make test", vacuous: "'test' is a file or directory and not .PHONY: make says it is up to date and runs nothing", env: []string{"GOFLAGS=-v"}},
+				{name: "go test", reason: "make test would run it but is vacuous"},
+			},
+		},
+		".PHONY test is not shadowed by a test directory": {
+			fs:     fsOf("Makefile", ".PHONY: test\ntest:\n\t./t\n", "test/x.sh", ""),
+			checks: []want{{name: "make test"}},
+		},
+		"an ignored test directory still shadows the target (make sees the disk)": {
+			fs:     fsOf("Makefile", "test:\n\t./t\n", "test/x.sh", ""),
+			files:  []string{"Makefile"},
+			checks: []want{{name: "make test", vacuous: "'test' is a file or directory"}},
+		},
+		"empty target is vacuous": {
+			fs:     fsOf("Makefile", ".PHONY: test\ntest:\n"),
+			checks: []want{{name: "make test", vacuous: "empty target"}},
+		},
+		"target with only prerequisites is not empty": {
+			fs:     fsOf("Makefile", ".PHONY: test unit\ntest: unit\nunit:\n\t./u\n"),
+			checks: []want{{name: "make test"}},
+		},
+		"echo-only recipe is vacuous": {
+			fs:     fsOf("Makefile", ".PHONY: test\ntest:\n\t@echo \"no tests yet\"\n\t@:\n"),
+			checks: []want{{name: "make test", vacuous: "the recipe only prints"}},
+		},
+		"double-colon and inline recipes": {
+			fs: fsOf("Makefile", ".PHONY: test lint\ntest::\n\tgo test ./...\nlint: ; golangci-lint run\n", "go.mod", goMod, "a_test.go", goTest),
+			checks: []want{
+				{name: "make test", env: []string{"GOFLAGS=-v"}},
+				{name: "make lint"},
+				{name: "go test", skipped: "covered by make test"},
+				{name: "go vet", skipped: "covered by make lint"},
+			},
+		},
+		"literal include supplies .PHONY and the recipe": {
+			fs: fsOf("Makefile", "include mk/rules.mk\ntest:\n", "mk/rules.mk", ".PHONY: test\ntest: unit\nunit:\n\tgo test ./...\n",
+				"test/x", "", "go.mod", goMod, "a_test.go", goTest),
+			checks: []want{
+				{name: "make test", env: []string{"GOFLAGS=-v"}},
+				{name: "go test", skipped: "covered by make test"},
+			},
+		},
+		"missing include makes vacuity unknown": {
+			fs:     fsOf("Makefile", "include gen.mk\ntest:\n"),
+			checks: []want{{name: "make test", vacuous: ""}},
+		},
+		"nested Makefile is named by its directory": {
+			fs:     fsOf("web/Makefile", ".PHONY: test\ntest:\n\t./t\n"),
+			names:  []string{"make test (web)"},
+			checks: []want{{name: "make test (web)", dir: "web", source: "web/Makefile"}},
+		},
+	})
+}
+
+func TestDetectDedupe(t *testing.T) {
+	goFiles := []string{"go.mod", goMod, "a.go", goLib, "a_test.go", goTest}
+	with := func(extra ...string) fstest.MapFS { return fsOf(append(slices.Clone(goFiles), extra...)...) }
+	runCases(t, map[string]detectCase{
+		"make test wrapping go test replaces vbd's go test and gets GOFLAGS=-v": {
+			fs:    with("Makefile", ".PHONY: test\ntest:\n\tgo test -race ./...\n"),
+			names: []string{"make test", "go vet", "go build", "go test"},
+			checks: []want{
+				{name: "make test", env: []string{"GOFLAGS=-v"}},
+				{name: "go vet"},
+				{name: "go test", skipped: "covered by make test"},
+			},
+		},
+		"make test wrapping go test through prerequisites and $(MAKE)": {
+			fs: with("Makefile", ".PHONY: test unit ci\nGO ?= go\ntest: ci\nci:\n\t@$(MAKE) unit\nunit:\n\tCGO_ENABLED=0 $(GO) test ./...\n"),
+			checks: []want{
+				{name: "make test", env: []string{"GOFLAGS=-v"}},
+				{name: "go test", skipped: "covered by make test"},
+			},
+		},
+		"make check wrapping go test": {
+			fs:     with("Makefile", ".PHONY: check\ncheck:\n\tgo test ./...\n"),
+			checks: []want{{name: "go test", skipped: "covered by make check"}, {name: "make check", env: []string{"GOFLAGS=-v"}}},
+		},
+		"make test not running go test leaves go test alone": {
+			fs: with("Makefile", ".PHONY: test\ntest:\n\t./scripts/test.sh\n"),
+			checks: []want{
+				{name: "make test"},
+				{name: "go test"},
+			},
+		},
+		"make test at the root does not cover a module elsewhere": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest:\n\tgo test ./...\n",
+				"svc/go.mod", goMod, "svc/a_test.go", goTest),
+			checks: []want{{name: "go test (svc)"}},
+		},
+		"cd sub && go test covers the sub-module": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest:\n\tcd svc && go test ./...\n",
+				"svc/go.mod", goMod, "svc/a_test.go", goTest),
+			checks: []want{{name: "go test (svc)", skipped: "covered by make test"}},
+		},
+		"make lint running golangci-lint replaces go vet, also in quick mode": {
+			fs:   with("Makefile", ".PHONY: lint\nlint:\n\tgolangci-lint run ./...\n"),
+			opts: Options{Quick: true},
+			checks: []want{
+				{name: "make lint"},
+				{name: "go vet", skipped: "covered by make lint"},
+				{name: "go build"},
+				{name: "go test", skipped: "quick"},
+			},
+		},
+		"make vet running go vet replaces go vet": {
+			fs:     with("Makefile", ".PHONY: vet\nvet:\n\tgo vet ./...\n"),
+			checks: []want{{name: "go vet", skipped: "covered by make vet"}},
+		},
+		"make test running npm test replaces it": {
+			fs:    fsOf("Makefile", ".PHONY: test\ntest:\n\tnpm test\n", "package.json", pkgJest),
+			names: []string{"make test", "npm test"},
+			checks: []want{
+				{name: "make test", env: nil},
+				{name: "npm test", skipped: "covered by make test"},
+			},
+		},
+		"make test running the npm test script through a prerequisite": {
+			fs: fsOf("Makefile", ".PHONY: test js\ntest: js\njs:\n\tpnpm run test\n", "package.json", pkgJest, "pnpm-lock.yaml", ""),
+			checks: []want{
+				{name: "pnpm test", skipped: "covered by make test"},
+			},
+		},
+		"each spelling of the npm test script is recognised": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest:\n\tyarn test\n\tcd b && bun run test\n\tnpm --prefix c t\n\tcd d; npx vitest run\n\tcd f && ./node_modules/.bin/jest --ci\n\tcd g && node --test\n",
+				"a/package.json", pkgJest, "b/package.json", pkgJest, "c/package.json", pkgJest, "d/package.json", pkgJest, "e/package.json", pkgJest,
+				"f/package.json", pkgJest, "g/package.json", pkgJest),
+			checks: []want{
+				{name: "npm test (f)", skipped: "covered by make test"},
+				{name: "npm test (g)", skipped: "covered by make test"},
+				{name: "npm test (b)", skipped: "covered by make test"},
+				{name: "npm test (c)", skipped: "covered by make test"},
+				{name: "npm test (d)", skipped: "covered by make test"},
+				{name: "npm test (e)"},
+			},
+		},
+		"make lint running npm run lint replaces it": {
+			fs:     fsOf("Makefile", ".PHONY: lint\nlint:\n\tnpm run lint\n", "package.json", `{"scripts":{"lint":"eslint ."}}`),
+			checks: []want{{name: "npm run lint", skipped: "covered by make lint"}},
+		},
+		"make -C sub test covers the sub-Makefile, which covers its go test": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest:\n\t$(MAKE) -C tools test\n",
+				"tools/Makefile", ".PHONY: test\ntest:\n\tgo test ./...\n", "tools/go.mod", goMod, "tools/a_test.go", goTest),
+			names: []string{"make test", "make test (tools)", "go vet (tools)", "go build (tools)", "go test (tools)"},
+			checks: []want{
+				{name: "make test"},
+				{name: "make test (tools)", skipped: "covered by make test", env: []string{"GOFLAGS=-v"}},
+				{name: "go test (tools)", skipped: "covered by make test (tools)"},
+			},
+		},
+		"a sub-make without a target covers the target its default goal reaches": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest: all\n\t$(MAKE) -C t\nall:\n\t./build\n",
+				"t/Makefile", "all: test\ntest: $(T)\n.PHONY: all test $(T)\n$(T):\n\tsh $@\n"),
+			checks: []want{
+				{name: "make test"},
+				{name: "make test (t)", skipped: "covered by make test"},
+			},
+		},
+		"a sub-make to a target that does not reach test covers nothing": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest:\n\t$(MAKE) -C t clean\n",
+				"t/Makefile", ".PHONY: clean test\nclean:\n\trm -f x\ntest:\n\t./t\n"),
+			checks: []want{{name: "make test (t)"}},
+		},
+		"a bare $(MAKE) in the same Makefile follows .DEFAULT_GOAL": {
+			fs: with("Makefile", ".PHONY: test unit all\nall:\n\t./build\ntest:\n\t$(MAKE)\nunit:\n\tgo test ./...\n.DEFAULT_GOAL := unit\n"),
+			checks: []want{
+				{name: "make test", env: []string{"GOFLAGS=-v"}},
+				{name: "go test", skipped: "covered by make test"},
+			},
+		},
+		"Makefiles calling each other cannot both be skipped": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest:\n\t$(MAKE) -C sub test\n",
+				"sub/Makefile", ".PHONY: test\ntest:\n\t$(MAKE) -C .. test\n"),
+			checks: []want{
+				{name: "make test"},
+				{name: "make test (sub)", skipped: "covered by make test"},
+			},
+		},
+		"a disabled make test covers nothing": {
+			fs:   with("Makefile", ".PHONY: test\ntest:\n\tgo test ./...\n"),
+			opts: Options{Config: &Config{Disable: []string{"make test"}}},
+			checks: []want{
+				{name: "make test", skipped: "disabled in .vbd.toml", env: []string{"GOFLAGS=-v"}},
+				{name: "go test"},
+			},
+		},
+		"an empty make test covers nothing": {
+			fs:     with("Makefile", ".PHONY: test\ntest:\n"),
+			checks: []want{{name: "make test", vacuous: "empty target"}, {name: "go test"}},
+		},
+		"a commented-out or echoed go test does not count": {
+			fs:     with("Makefile", ".PHONY: test\ntest:\n\t# go test ./...\n\t@echo now go test\n\t./t\n"),
+			checks: []want{{name: "make test"}, {name: "go test"}},
+		},
+	})
+}
+
+func TestDetectPreCommit(t *testing.T) {
+	const cmd = "git ls-files -z -co --exclude-standard --deduplicate | xargs -0 pre-commit run --color=never --files"
+	cfg := "repos: []\n"
+	runCases(t, map[string]detectCase{
+		"in a git repository it runs on tracked and untracked files": {
+			fs:  fsOf(".pre-commit-config.yaml", cfg),
+			git: true,
+			checks: []want{{name: "pre-commit", argv: []string{"sh", "-c", cmd}, kind: KindLint,
+				source: ".pre-commit-config.yaml", dir: "."}},
+		},
+		"prek when pre-commit is missing": {
+			fs:   fsOf(".pre-commit-config.yaml", cfg),
+			git:  true,
+			opts: Options{LookPath: func(s string) bool { return s == "prek" }},
+			checks: []want{{name: "prek", argv: []string{"sh", "-c", strings.Replace(cmd, "pre-commit run", "prek run", 1)},
+				reason: "prek is on PATH"}},
+		},
+		"pre-commit preferred when both are present": {
+			fs:     fsOf(".pre-commit-config.yaml", cfg),
+			git:    true,
+			opts:   Options{LookPath: func(string) bool { return true }},
+			checks: []want{{name: "pre-commit"}},
+		},
+		"neither tool: pre-commit, which will fail to start": {
+			fs:     fsOf(".pre-commit-config.yaml", cfg),
+			git:    true,
+			opts:   Options{LookPath: func(string) bool { return false }},
+			checks: []want{{name: "pre-commit", argv: []string{"sh", "-c", cmd}, reason: "neither pre-commit nor prek"}},
+		},
+		"not a git repository": {
+			fs:     fsOf(".pre-commit-config.yaml", cfg),
+			checks: []want{{name: "pre-commit", skipped: "not a git repository"}},
+		},
+		"only at the repository root": {
+			fs:    fsOf("sub/.pre-commit-config.yaml", cfg),
+			git:   true,
+			names: []string{},
+		},
+		"runs first at the root and in quick mode": {
+			fs:     fsOf(append([]string{".pre-commit-config.yaml", cfg, "Makefile", "lint:\n\t./l\n"}, goModuleFiles(".")...)...),
+			git:    true,
+			opts:   Options{Quick: true},
+			names:  []string{"pre-commit", "make lint", "go vet", "go build", "go test"},
+			checks: []want{{name: "pre-commit"}},
+		},
+	})
+	plan := runDetect(t, detectCase{fs: fsOf(".pre-commit-config.yaml", cfg), git: true})
+	if got := plan.Checks[0].Command(); got != cmd {
+		t.Errorf("Command() = %q, want %q", got, cmd)
+	}
+}
+
+func TestDetectWalk(t *testing.T) {
+	skipped := []string{
+		"node_modules/dep/package.json", pkgJest,
+		"vendor/dep/go.mod", goMod,
+		"testdata/proj/Makefile", "test:\n\t./t\n",
+		".cache/go.mod", goMod,
+		"_old/package.json", pkgJest,
+		"target/Makefile", "test:\n\t./t\n",
+		"venv/package.json", pkgJest,
+		"web/node_modules/x/package.json", pkgJest,
+	}
+	tooDeep := "a/b/c/d/e/f/g/h/i/j/k/go.mod"
+	deepest := "a/b/c/d/e/f/g/h/i/j/go.mod"
+	runCases(t, map[string]detectCase{
+		"node_modules, vendor, testdata, hidden, _, target and venv are skipped (walk)": {
+			fs:         fsOf(skipped...),
+			names:      []string{},
+			noWarnings: true,
+		},
+		"node_modules, vendor, testdata, hidden, _, target and venv are skipped (git files)": {
+			fs:    fsOf(skipped...),
+			git:   true,
+			names: []string{},
+		},
+		"build output is not a project when walking": {
+			fs:    fsOf("build/Makefile", "test:\n\t./t\n", "dist/package.json", pkgJest),
+			names: []string{},
+		},
+		"files absent from the git list are ignored": {
+			fs:    fsOf("web/package.json", pkgJest, "Makefile", ".PHONY: test\ntest:\n\t./t\n"),
+			files: []string{"Makefile"},
+			names: []string{"make test"},
+		},
+		"a listed file deleted from the work tree is skipped quietly": {
+			fs:         fsOf("Makefile", ".PHONY: test\ntest:\n\t./t\n"),
+			files:      []string{"Makefile", "gone/package.json"},
+			names:      []string{"make test"},
+			noWarnings: true,
+		},
+		"depth bound cuts deeper projects with a warning (walk)": {
+			fs:       fsOf(tooDeep, goMod, deepest, goMod),
+			names:    []string{"go vet (a/b/c/d/e/f/g/h/i/j)", "go build (a/b/c/d/e/f/g/h/i/j)", "go test (a/b/c/d/e/f/g/h/i/j)"},
+			warnings: []string{"stopped searching 10 directory levels down: a/b/c/d/e/f/g/h/i/j/k/ not checked"},
+		},
+		"depth bound cuts deeper projects with a warning (git files)": {
+			fs:       fsOf(tooDeep, goMod, deepest, goMod),
+			git:      true,
+			names:    []string{"go vet (a/b/c/d/e/f/g/h/i/j)", "go build (a/b/c/d/e/f/g/h/i/j)", "go test (a/b/c/d/e/f/g/h/i/j)"},
+			warnings: []string{"stopped searching 10 directory levels down: " + tooDeep + " not checked"},
+		},
+		"a cut walk does not claim that tests are absent": {
+			fs:     fsOf("go.mod", goMod, "a/b/c/d/e/f/g/h/i/j/k/x_test.go", goTest),
+			checks: []want{{name: "go test", vacuous: ""}},
+		},
+		"stable order: root first, then subdirectories, ecosystems in fixed order": {
+			fs: fsOf(append(append([]string{
+				"package.json", `{"scripts":{"test":"jest","lint":"eslint ."}}`,
+				"Makefile", ".PHONY: lint test\nlint:\n\t./l\ntest:\n\t./t\n",
+				"web-app/package.json", pkgJest,
+				"web/package.json", pkgJest,
+				"web/ui/Makefile", ".PHONY: test\ntest:\n\t./t\n",
+			}, goModuleFiles(".")...), goModuleFiles("tools")...)...),
+			git: true,
+			names: []string{
+				"make lint", "make test", "go vet", "go build", "go test", "npm run lint", "npm test",
+				"go vet (tools)", "go build (tools)", "go test (tools)",
+				"npm test (web)", "make test (web/ui)", "npm test (web-app)",
+			},
+		},
+	})
+}
+
+// TestDetectSymlinks uses a real directory: a symlink loop and a symlink to
+// a directory holding a project must not be followed.
+func TestDetectSymlinks(t *testing.T) {
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(root, "real", "loop"), 0o755))
+	must(os.WriteFile(filepath.Join(root, "real", "go.mod"), []byte(goMod), 0o644))
+	must(os.WriteFile(filepath.Join(root, "real", "x_test.go"), []byte(goTest), 0o644))
+	if err := os.Symlink("..", filepath.Join(root, "real", "loop", "up")); err != nil {
+		t.Skipf("symlinks unsupported here: %v", err)
+	}
+	must(os.Symlink("real", filepath.Join(root, "alias")))
+	plan, err := Detect(os.DirFS(root), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range plan.Checks {
+		names = append(names, c.Name)
+	}
+	if want := []string{"go vet (real)", "go build (real)", "go test (real)"}; !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+}
+
+func TestDetectConfigChecks(t *testing.T) {
+	cfg := &Config{
+		Disable: []string{"go vet", "npm run nope"},
+		Checks: []ConfigCheck{
+			{Name: "integration", Run: "go test -tags integration ./...", Dir: "svc", Kind: KindTest, Line: 3},
+			{Name: "fmt", Run: "gofmt -l . | (! grep .)", Quick: true, Kind: KindLint, Line: 9},
+			{Name: "go test", Run: "go test -count=1 ./...", Kind: KindTest, Line: 14},
+		},
+		disableLine: 1,
+	}
+	runCases(t, map[string]detectCase{
+		"configured checks come first, disable skips, a same-named check replaces the detected one": {
+			fs:    fsOf(goModuleFiles(".")...),
+			opts:  Options{Config: cfg},
+			names: []string{"integration", "fmt", "go test", "go vet", "go build"},
+			checks: []want{
+				{name: "integration", argv: []string{"sh", "-c", "go test -tags integration ./..."}, dir: "svc", source: ".vbd.toml:3", kind: KindTest},
+				{name: "fmt", kind: KindLint},
+				{name: "go test", argv: []string{"sh", "-c", "go test -count=1 ./..."}, source: ".vbd.toml:14", reason: "replaces the detected go test -json ./..."},
+				{name: "go vet", skipped: "disabled in .vbd.toml"},
+			},
+			warnings: []string{`.vbd.toml:1: disable names "npm run nope", which matches no check`},
+		},
+		"quick mode skips configured checks that are not quick": {
+			fs:   fsOf(),
+			opts: Options{Quick: true, Config: cfg},
+			checks: []want{
+				{name: "integration", skipped: "quick"},
+				{name: "fmt"},
+			},
+		},
+	})
+	plan := runDetect(t, detectCase{fs: fsOf(), opts: Options{Config: cfg}})
+	c := plan.Checks[0]
+	if c.Runner != RunnerOpaque || c.Shell != cfg.Checks[0].Run || c.Command() != cfg.Checks[0].Run {
+		t.Errorf("configured check: runner %q shell %q command %q", c.Runner, c.Shell, c.Command())
+	}
+}
+
+func TestComparePaths(t *testing.T) {
+	in := []string{"web-app", "web/ui", "b", ".", "web", "a/z", "a"}
+	slices.SortFunc(in, comparePaths)
+	want := []string{".", "a", "a/z", "b", "web", "web/ui", "web-app"}
+	if !slices.Equal(in, want) {
+		t.Errorf("got %q, want %q", in, want)
+	}
+}
+
+func TestWorkUses(t *testing.T) {
+	for name, c := range map[string]struct {
+		dir, data string
+		want      []string
+	}{
+		"block with comments and quotes": {".", "go 1.26\nuse (\n\t./a // x\n\t\"./b\"\n)\n", []string{"a", "b"}},
+		"single lines":                   {".", "use .\nuse ./tools\n", []string{".", "tools"}},
+		"relative to a nested go.work":   {"w", "use ( ./a )\nuse ../w/b\n", []string{"w/a", "w/b"}},
+		"outside the repository dropped": {".", "use ../other\nuse /abs\n", nil},
+		"not a use directive":            {".", "user ./x\ntoolchain go1.26\n", nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := workUses(c.dir, []byte(c.data)); !slices.Equal(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,127 @@
+package detect
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// gitRepo makes a git work tree in a temporary directory with a tracked
+// file, an untracked file, an ignored file and an ignored directory.
+func gitRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed; ListFiles needs it")
+	}
+	// Keep the user's global excludes and hooks out of the result.
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	root := t.TempDir()
+	run := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(p, s string) {
+		t.Helper()
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run("init", "-q")
+	write(".gitignore", "*.log\nbuild/\n")
+	write("go.mod", goMod)
+	write("sub/tracked.go", goLib)
+	run("add", ".gitignore", "go.mod", "sub/tracked.go")
+	write("sub/new_test.go", goTest)          // untracked, not ignored
+	write("debug.log", "x")                   // ignored
+	write("build/Makefile", "test:\n\t./t\n") // ignored directory
+	write("with space/α.go", goLib)           // -z keeps names verbatim
+	return root
+}
+
+func TestListFiles(t *testing.T) {
+	root := gitRepo(t)
+	files, err := ListFiles(root)
+	if err != nil {
+		t.Fatalf("ListFiles: %v", err)
+	}
+	want := []string{".gitignore", "go.mod", "sub/new_test.go", "sub/tracked.go", "with space/α.go"}
+	if !slices.Equal(files, want) {
+		t.Errorf("files %q, want %q", files, want)
+	}
+}
+
+func TestListFilesSubdirectory(t *testing.T) {
+	root := gitRepo(t)
+	files, err := ListFiles(filepath.Join(root, "sub"))
+	if err != nil {
+		t.Fatalf("ListFiles: %v", err)
+	}
+	if want := []string{"new_test.go", "tracked.go"}; !slices.Equal(files, want) {
+		t.Errorf("files %q, want paths relative to the subdirectory %q", files, want)
+	}
+}
+
+func TestListFilesNotARepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("GIT_CEILING_DIRECTORIES", os.TempDir())
+	dir := t.TempDir()
+	files, err := ListFiles(dir)
+	if files != nil || err != nil {
+		t.Errorf("ListFiles = %q, %v; want nil, nil outside a git work tree", files, err)
+	}
+}
+
+func TestListFilesEmptyRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	files, err := ListFiles(dir)
+	if err != nil || files == nil || len(files) != 0 {
+		t.Errorf("ListFiles = %#v, %v; want an empty non-nil list", files, err)
+	}
+}
+
+func TestListFilesFeedsDetect(t *testing.T) {
+	root := gitRepo(t)
+	files, err := ListFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Detect(os.DirFS(root), Options{Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range plan.Checks {
+		names = append(names, c.Name)
+	}
+	// build/Makefile is ignored, so no make check; the untracked test
+	// file counts, so go test is not vacuous.
+	if want := []string{"go vet", "go build", "go test"}; !slices.Equal(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+	if v := plan.Checks[2].Vacuous; v != "" {
+		t.Errorf("go test vacuous %q; the untracked test file should count", v)
+	}
+	if strings.Join(plan.Warnings, "") != "" {
+		t.Errorf("warnings %q", plan.Warnings)
+	}
+}

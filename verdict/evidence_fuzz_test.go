@@ -1,0 +1,80 @@
+package verdict
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+)
+
+// fuzzScanner feeds arbitrary output to a check's scanner, as the runner
+// would (one line at a time, with either exit code), and checks what must
+// hold whatever the output: no panic, no negative count, and a reason only
+// where Judge can use it.
+func fuzzScanner(t *testing.T, c detect.Check, data []byte) {
+	for _, exit := range []int{0, 1} {
+		s := NewScanner(c)
+		for l := range bytes.SplitSeq(data, []byte("\n")) {
+			_ = s.Line(l)
+		}
+		ev := s.Evidence(exit)
+		if ev.Passed < 0 || ev.Failed < 0 || ev.Skipped < 0 || ev.Total < 0 {
+			t.Fatalf("negative count: %+v", ev)
+		}
+		if exit == 0 && ev.NotConfigured != "" {
+			t.Fatalf("not configured on exit 0: %+v", ev)
+		}
+		if exit != 0 && ev.Vacuous != "" {
+			t.Fatalf("vacuous on exit %d: %+v", exit, ev)
+		}
+		if ev.Passed > 0 && ev.Vacuous != "" {
+			t.Fatalf("vacuous with %d passes: %+v", ev.Passed, ev)
+		}
+		o := Judge(c, runner.Result{Status: runner.Exited, ExitCode: exit, Scanner: s})
+		if exit != 0 && o.Status == Pass {
+			t.Fatalf("exit %d judged a pass: %+v", exit, o)
+		}
+	}
+}
+
+func FuzzGoTestJSON(f *testing.F) {
+	f.Add([]byte(`{"Action":"run","Package":"a","Test":"T"}` + "\n" + `{"Action":"pass","Package":"a","Test":"T"}`))
+	c := detect.Check{Kind: detect.KindTest, Runner: detect.RunnerGoTestJSON}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzScanner(t, c, data)
+		g := newGoTestJSONScanner()
+		for l := range bytes.SplitSeq(data, []byte("\n")) {
+			g.Line(l)
+		}
+		if ev := g.Evidence(0); ev.Total != ev.Passed+ev.Failed+ev.Skipped {
+			t.Fatalf("total %d is not the sum of %+v", ev.Total, ev)
+		}
+		if len(g.parents) > maxGoPackages || len(g.setupPaths) > maxGoSetupPaths {
+			t.Fatalf("maps grew past their bounds")
+		}
+	})
+}
+
+func FuzzTextScanner(f *testing.F) {
+	f.Add([]byte("TAP version 13\nok 1 - a\n# tests 1\n# pass 1"))
+	checks := []detect.Check{
+		{Kind: detect.KindTest, Runner: detect.RunnerMake},
+		{Kind: detect.KindLint, Runner: detect.RunnerNPM},
+		{Kind: detect.KindVet, Runner: detect.RunnerGoVet},
+		{Kind: detect.KindBuild, Runner: detect.RunnerGoBuild},
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, c := range checks {
+			fuzzScanner(t, c, data)
+		}
+	})
+}
+
+func FuzzPreCommit(f *testing.F) {
+	f.Add([]byte("gofmt.......Passed\nvet....(no files to check)Skipped"))
+	c := detect.Check{Kind: detect.KindLint, Runner: detect.RunnerPreCommit}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzScanner(t, c, data)
+	})
+}

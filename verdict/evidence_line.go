@@ -1,0 +1,65 @@
+package verdict
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+)
+
+// ansiColor matches the SGR sequences runners print for colour. vitest
+// emits them even when piped, and a coloured "Passed" must still match an
+// anchored pattern.
+var ansiColor = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
+// clean returns the text of a line as a person would read it: colours
+// removed, a trailing carriage return dropped, and, for a line redrawn with
+// \r (a progress bar), only what was drawn last. It allocates only when the
+// line holds an escape.
+func clean(line []byte) []byte {
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		line = ansiColor.ReplaceAll(line, nil)
+	}
+	line = bytes.TrimRight(line, "\r")
+	if i := bytes.LastIndexByte(line, '\r'); i >= 0 {
+		line = line[i+1:]
+	}
+	return line
+}
+
+// Go's messages for a pattern that names no package. They come from the go
+// command before anything is built, so they mean "nothing to run here",
+// not a failure of the code.
+var (
+	goNoPackagesTo = regexp.MustCompile(`^no packages to (test|vet)$`)
+	// The go.work and main-module variants name the pattern's directory.
+	goOutsideModules = regexp.MustCompile(`directory prefix \S+ does not contain (main module|modules listed in go\.work)`)
+	goMatchedNone    = regexp.MustCompile(`^go: warning: ".*" matched no packages$`)
+)
+
+// allSkipped is the vacuous reason when every counted test was skipped.
+func allSkipped(n int) string { return fmt.Sprintf("all %d tests skipped", n) }
+
+// Vacuous and not-configured reasons shared by several scanners.
+const (
+	reasonZeroRan      = "0 tests ran"
+	reasonNoTestFiles  = "no test files"
+	reasonNoPkgsToTest = "no packages to test"
+	reasonNoPkgsToVet  = "no packages to vet"
+)
+
+// atoi parses the digits a pattern matched; the patterns bound them to
+// \d+, so only overflow can fail, and a huge count then saturates rather
+// than wrapping negative.
+func atoi(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return n
+		}
+		if n > (1<<31)/10 {
+			return 1 << 31
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

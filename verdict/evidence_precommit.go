@@ -1,0 +1,131 @@
+package verdict
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// preCommitHook matches pre-commit's status line, `<name>....<status>`:
+// pre-commit pads every name with at least three dots, and a hook that had
+// no files to check says so just before "Skipped".
+var preCommitHook = regexp.MustCompile(`^\S.*?\.{3,}(\([^()]*\))?(Passed|Failed|Skipped)$`)
+
+// pre-commit's own errors, printed instead of any hook line.
+var (
+	preCommitInvalidConfig = regexp.MustCompile(`^An error has occurred: InvalidConfigError:`)
+	preCommitNotAFile      = regexp.MustCompile(`^=====> .+ is not a file$`)
+	preCommitNotGit        = regexp.MustCompile(`^An error has occurred: FatalError: git failed\.`)
+)
+
+// preCommitTally counts hook status lines.
+type preCommitTally struct {
+	passed, failed, skipped int
+	// noFiles counts hooks skipped because no file matched them (C1, C4):
+	// the untracked-file scope gap shows up here.
+	noFiles int
+	// invalidConfig is set on InvalidConfigError, until the next line says
+	// whether the config is missing (not configured) or broken (a failure).
+	invalidConfig bool
+	// notConfigured says why pre-commit had nothing to run.
+	notConfigured string
+	// brokenConfig: the config exists but does not parse; that is the
+	// project's check failing, not a check that does not exist.
+	brokenConfig bool
+}
+
+// line reads one cleaned line and reports whether it was pre-commit's.
+func (t *preCommitTally) line(l []byte) bool {
+	if t.invalidConfig {
+		t.invalidConfig = false
+		if preCommitNotAFile.Match(l) {
+			if t.notConfigured == "" {
+				t.notConfigured = "no pre-commit config"
+			}
+			return true
+		}
+		t.brokenConfig = true
+	}
+	if len(l) > 0 && l[0] == 'A' {
+		switch {
+		case preCommitInvalidConfig.Match(l):
+			t.invalidConfig = true
+			return true
+		case preCommitNotGit.Match(l):
+			if t.notConfigured == "" {
+				t.notConfigured = "not a git repository"
+			}
+			return true
+		}
+	}
+	// Cheap test first: the status is the last word of the line.
+	if !bytes.HasSuffix(l, []byte("ed")) || !bytes.Contains(l, []byte("...")) {
+		return false
+	}
+	m := preCommitHook.FindSubmatch(l)
+	if m == nil {
+		return false
+	}
+	switch string(m[2]) {
+	case "Passed":
+		t.passed++
+	case "Failed":
+		t.failed++
+	case "Skipped":
+		t.skipped++
+		if string(m[1]) == "(no files to check)" {
+			t.noFiles++
+		}
+	}
+	return true
+}
+
+func (t *preCommitTally) hooks() int { return t.passed + t.failed + t.skipped }
+
+// zeroReason says why hooks that passed none verified nothing.
+func (t *preCommitTally) zeroReason() string {
+	switch {
+	case t.noFiles > 0:
+		return "no files matched"
+	case t.skipped > 0:
+		return "all hooks skipped"
+	default:
+		// `repos: []`, or every hook in a stage that was not run (C2, C3):
+		// pre-commit prints nothing at all.
+		return "no hooks configured"
+	}
+}
+
+// preCommitScanner reads `pre-commit run`. A hook line ending in Passed is
+// the only evidence: every vacuous case exits 0, some silently.
+type preCommitScanner struct{ t preCommitTally }
+
+func newPreCommitScanner() *preCommitScanner { return &preCommitScanner{} }
+
+// Line implements runner.Scanner.
+func (s *preCommitScanner) Line(line []byte) []byte {
+	s.t.line(clean(line))
+	return line
+}
+
+// Evidence implements EvidenceScanner.
+func (s *preCommitScanner) Evidence(exitCode int) Evidence {
+	t := &s.t
+	ev := Evidence{
+		Runner:  "pre-commit",
+		Counted: true,
+		Passed:  t.passed,
+		Failed:  t.failed,
+		Skipped: t.skipped,
+		Total:   t.hooks(),
+	}
+	if exitCode != 0 {
+		if t.notConfigured != "" && !t.brokenConfig && t.failed == 0 && t.passed == 0 {
+			ev.NotConfigured = t.notConfigured
+		}
+		return ev
+	}
+	if t.passed == 0 {
+		ev.Vacuous = t.zeroReason()
+	}
+	return ev
+}

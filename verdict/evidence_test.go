@@ -1,0 +1,257 @@
+package verdict
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+)
+
+// The fixtures in testdata/output are real output captured by
+// testdata/capture-go.sh and testdata/capture-other.sh (go 1.26, node 20,
+// jest 30, vitest 4, mocha 12, GNU make 4.3, CPython 3.11/3.12/3.13,
+// pytest 7.2.1, cargo 1.95, pre-commit 3.0.4: the versions that
+// vacuous-passes.md measured). The exit codes below are the ones those
+// runs returned, as the scripts print them. The ids (G1, N7, ...) are the
+// rows of vacuous-passes.md §1.
+
+// fixture is one captured run and what vbd must conclude from it.
+type fixture struct {
+	file   string
+	runner detect.Runner
+	kind   detect.Kind
+	exit   int
+	status Status
+	detail string
+	// Counts, checked when counted is set.
+	counted                        bool
+	passed, failed, skipped, total int
+	// evRunner, when set, is the Evidence.Runner expected.
+	evRunner string
+}
+
+var fixtures = []fixture{
+	// go test -json, read by the go-test-json scanner.
+	{file: "go-json-pass", runner: detect.RunnerGoTestJSON, exit: 0, status: Pass, detail: "2 passed, 2 skipped", counted: true, passed: 2, skipped: 2, total: 4, evRunner: "go test"},
+	{file: "go-json-fail", runner: detect.RunnerGoTestJSON, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "go-json-g1-no-test-files", runner: detect.RunnerGoTestJSON, exit: 0, status: Vacuous, detail: "no test files", counted: true},
+	{file: "go-json-g2-all-skipped", runner: detect.RunnerGoTestJSON, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	{file: "go-json-g3-no-tests-to-run", runner: detect.RunnerGoTestJSON, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	{file: "go-json-g5-no-packages", runner: detect.RunnerGoTestJSON, exit: 1, status: Vacuous, detail: "no packages to test"},
+	{file: "go-json-g6-benchmark-only", runner: detect.RunnerGoTestJSON, exit: 0, status: Vacuous, detail: "0 tests ran"},
+	{file: "go-json-g7-testmain-no-run", runner: detect.RunnerGoTestJSON, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	{file: "go-json-g8-subtests-skipped", runner: detect.RunnerGoTestJSON, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	{file: "go-json-g9-build-fail", runner: detect.RunnerGoTestJSON, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1},
+	{file: "go-json-g10-work-dots", runner: detect.RunnerGoTestJSON, exit: 1, status: Vacuous, detail: "no packages to test"},
+	{file: "go-json-g11-work", runner: detect.RunnerGoTestJSON, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1},
+	{file: "go-json-parallel", runner: detect.RunnerGoTestJSON, exit: 0, status: Pass, detail: "3 passed, 2 skipped", counted: true, passed: 3, skipped: 2, total: 5},
+
+	// go vet and go build.
+	{file: "go-vet-pass", runner: detect.RunnerGoVet, kind: detect.KindVet, exit: 0, status: Pass},
+	{file: "go-vet-fail", runner: detect.RunnerGoVet, kind: detect.KindVet, exit: 1, status: Fail, detail: "exit 1"},
+	{file: "go-vet-g5-no-packages", runner: detect.RunnerGoVet, kind: detect.KindVet, exit: 1, status: Vacuous, detail: "no packages to vet"},
+	{file: "go-vet-g10-work-dots", runner: detect.RunnerGoVet, kind: detect.KindVet, exit: 1, status: Vacuous, detail: "no packages to vet"},
+	{file: "go-build-pass", runner: detect.RunnerGoBuild, kind: detect.KindBuild, exit: 0, status: Pass},
+	{file: "go-build-g5-no-packages", runner: detect.RunnerGoBuild, kind: detect.KindBuild, exit: 0, status: Vacuous, detail: "no packages"},
+
+	// go test's plain text, as a Makefile shows it.
+	{file: "go-text-pass", runner: detect.RunnerMake, exit: 0, status: Pass, detail: "no test count", evRunner: "go test"},
+	{file: "go-text-v-pass", runner: detect.RunnerMake, exit: 0, status: Pass, detail: "2 passed, 2 skipped", counted: true, passed: 2, skipped: 2, total: 4, evRunner: "go test"},
+	{file: "go-text-v-parallel", runner: detect.RunnerMake, exit: 0, status: Pass, detail: "3 passed, 2 skipped", counted: true, passed: 3, skipped: 2, total: 5},
+	{file: "go-text-fail", runner: detect.RunnerMake, exit: 1, status: Fail, detail: "exit 1"},
+	{file: "go-text-v-fail", runner: detect.RunnerMake, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "go-text-g1-no-test-files", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "no test files"},
+	// G2 without -v is invisible in text (vacuous-passes.md §2.2): only "ok".
+	{file: "go-text-g2-all-skipped", runner: detect.RunnerMake, exit: 0, status: Pass, detail: "no test count"},
+	{file: "go-text-v-g2-all-skipped", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	{file: "go-text-g3-no-tests-to-run", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "0 tests ran"},
+	{file: "go-text-v-g3-no-tests-to-run", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "0 tests ran"},
+	{file: "go-text-g5-no-packages", runner: detect.RunnerMake, exit: 1, status: Vacuous, detail: "no packages to test"},
+	{file: "go-text-v-g8-subtests-skipped", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	{file: "go-text-g9-build-fail", runner: detect.RunnerMake, exit: 1, status: Fail, detail: "exit 1"},
+	{file: "go-text-g10-work-dots", runner: detect.RunnerMake, exit: 1, status: Vacuous, detail: "no packages to test"},
+
+	// node --test, through npm.
+	{file: "node-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "node --test"},
+	{file: "node-fail", runner: detect.RunnerNPM, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "node-n7-no-tests", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	{file: "node-n8-not-found", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no test files"},
+	{file: "node-n9-skip-todo", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	// node's summary says "# pass 1" here: the parent of two skipped subtests.
+	{file: "node-subtests-skipped", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	// An empty describe prints "ok" too; node's summary says "# pass 3".
+	{file: "node-suites", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "2 passed, 2 skipped", counted: true, passed: 2, skipped: 2, total: 4},
+	// The spec reporter has no test points: its summary is all there is.
+	{file: "node-spec-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "3 passed, 1 skipped", counted: true, passed: 3, skipped: 1, total: 4},
+
+	// npm.
+	{file: "npm-n1-placeholder", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "npm-init placeholder script", evRunner: "npm"},
+	{file: "npm-n2-missing-script", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "missing script"},
+	{file: "npm-node-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3},
+
+	// jest.
+	{file: "jest-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "1 passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "jest"},
+	{file: "jest-fail", runner: detect.RunnerNPM, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "jest-j1-no-tests", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no tests found"},
+	{file: "jest-j2-pass-with-no-tests", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "no tests found"},
+	{file: "jest-j3-skip-todo", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+
+	// vitest.
+	{file: "vitest-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "1 passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "vitest"},
+	{file: "vitest-pass-color", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "1 passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2},
+	{file: "vitest-fail", runner: detect.RunnerNPM, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "vitest-v1-no-tests", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no test files"},
+	{file: "vitest-v2-pass-with-no-tests", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "no test files"},
+	{file: "vitest-v3-skip-todo", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+
+	// mocha.
+	{file: "mocha-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "1 passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "mocha"},
+	{file: "mocha-fail", runner: detect.RunnerNPM, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "mocha-m1-no-test-dir", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no test files"},
+	{file: "mocha-m2-empty-test-dir", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no test files"},
+	{file: "mocha-m2-glob-no-match", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no test files"},
+	{file: "mocha-m3-empty-spec", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	{file: "mocha-m4-all-pending", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+
+	// make.
+	{file: "make-k1-no-rule", runner: detect.RunnerMake, exit: 2, status: Vacuous, detail: "no such make target", evRunner: "make"},
+	{file: "make-k2-nothing-to-be-done", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "make: nothing to be done", evRunner: "make"},
+	{file: "make-k4-up-to-date", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "'test' is up to date"},
+	{file: "make-go-v-node-pass", runner: detect.RunnerMake, exit: 0, status: Pass, detail: "3 passed, 1 skipped", counted: true, passed: 3, skipped: 1, total: 4, evRunner: "go test+node --test"},
+	// go test without -v gives no count, node --test does: the count is node's.
+	{file: "make-go-node-pass", runner: detect.RunnerMake, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "go test+node --test"},
+	{file: "make-go-v-all-skipped", runner: detect.RunnerMake, exit: 0, status: Vacuous, detail: "all 1 tests skipped", counted: true, skipped: 1, total: 1},
+	{file: "make-npm-placeholder", runner: detect.RunnerMake, exit: 2, status: Vacuous, detail: "npm-init placeholder script"},
+
+	// python -m unittest (custom commands).
+	{file: "unittest-pass", runner: detect.RunnerOpaque, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "unittest"},
+	{file: "unittest-fail", runner: detect.RunnerOpaque, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "unittest-3.11-u1-no-tests", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	{file: "unittest-3.12-u1-no-tests", runner: detect.RunnerOpaque, exit: 5, status: Vacuous, detail: "no tests ran"},
+	{file: "unittest-3.13-u1-no-tests", runner: detect.RunnerOpaque, exit: 5, status: Vacuous, detail: "no tests ran"},
+	{file: "unittest-3.11-u3-no-init", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran"},
+	{file: "unittest-3.11-u4-all-skipped", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "all 1 tests skipped", counted: true, skipped: 1, total: 1},
+	{file: "unittest-3.12-u4-all-skipped", runner: detect.RunnerOpaque, exit: 5, status: Vacuous, detail: "all 1 tests skipped", counted: true, skipped: 1, total: 1},
+	{file: "unittest-3.13-u4-all-skipped", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "all 1 tests skipped"},
+
+	// pytest (custom commands).
+	{file: "pytest-pass", runner: detect.RunnerOpaque, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "pytest"},
+	{file: "pytest-pass-q", runner: detect.RunnerOpaque, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3},
+	{file: "pytest-fail", runner: detect.RunnerOpaque, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "pytest-p1-no-tests", runner: detect.RunnerOpaque, exit: 5, status: Vacuous, detail: "no tests collected"},
+	{file: "pytest-p1-no-tests-q", runner: detect.RunnerOpaque, exit: 5, status: Vacuous, detail: "no tests collected"},
+	{file: "pytest-p2-all-skipped", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	{file: "pytest-p3-deselected", runner: detect.RunnerOpaque, exit: 5, status: Vacuous, detail: "no tests collected"},
+
+	// cargo test (custom commands).
+	{file: "cargo-pass", runner: detect.RunnerOpaque, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "cargo test"},
+	{file: "cargo-fail", runner: detect.RunnerOpaque, exit: 101, status: Fail, detail: "exit 101", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "cargo-r1-no-tests", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	{file: "cargo-r2-filtered", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+
+	// pre-commit, read by its own scanner.
+	{file: "precommit-pass", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "pre-commit"},
+	{file: "precommit-pass-color", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2},
+	{file: "precommit-fail", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "precommit-c1-no-files", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched"},
+	{file: "precommit-c2-no-repos", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no hooks configured"},
+	{file: "precommit-c4-untracked", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched"},
+	{file: "precommit-c5-skip-env", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "all hooks skipped"},
+	{file: "precommit-c6-no-config", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 1, status: Vacuous, detail: "no pre-commit config"},
+	{file: "precommit-c7-not-git", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 1, status: Vacuous, detail: "not a git repository"},
+	// A config that exists but does not parse is the check failing.
+	{file: "precommit-bad-config", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1"},
+
+	// pre-commit through a wrapper: the universal scanner knows its lines.
+	{file: "precommit-pass", runner: detect.RunnerMake, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", evRunner: "pre-commit"},
+	{file: "precommit-c1-no-files", runner: detect.RunnerMake, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched"},
+	{file: "precommit-c5-skip-env", runner: detect.RunnerMake, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "all hooks skipped"},
+	{file: "precommit-c6-no-config", runner: detect.RunnerMake, kind: detect.KindLint, exit: 1, status: Vacuous, detail: "no pre-commit config"},
+	{file: "precommit-fail", runner: detect.RunnerMake, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1"},
+	// Silent pre-commit under a wrapper is opaque: nothing says it was pre-commit.
+	{file: "precommit-c2-no-repos", runner: detect.RunnerMake, kind: detect.KindLint, exit: 0, status: Pass},
+}
+
+// readLines returns a fixture's lines without their newlines.
+func readLines(t testing.TB, name string) [][]byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "output", name+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines [][]byte
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		lines = append(lines, append([]byte(nil), sc.Bytes()...))
+	}
+	return lines
+}
+
+// judgeLines runs lines through a check's scanner and judges the result,
+// as the runner and the report would.
+func judgeLines(c detect.Check, lines [][]byte, exit int) (Outcome, []byte) {
+	s := NewScanner(c)
+	var log bytes.Buffer
+	for _, l := range lines {
+		text := s.Line(l)
+		if text == nil {
+			continue
+		}
+		log.Write(text)
+		if len(text) == 0 || text[len(text)-1] != '\n' {
+			log.WriteByte('\n')
+		}
+	}
+	return Judge(c, runner.Result{Status: runner.Exited, ExitCode: exit, Scanner: s}), log.Bytes()
+}
+
+func TestFixtures(t *testing.T) {
+	for _, f := range fixtures {
+		kind := f.kind
+		if kind == "" {
+			kind = detect.KindTest
+		}
+		t.Run(string(f.runner)+"/"+f.file, func(t *testing.T) {
+			c := detect.Check{Name: f.file, Kind: kind, Runner: f.runner}
+			o, _ := judgeLines(c, readLines(t, f.file), f.exit)
+			if o.Status != f.status || o.Detail != f.detail {
+				t.Errorf("got %q, want %q", o.Label(), Outcome{Status: f.status, Detail: f.detail}.Label())
+			}
+			if o.Evidence == nil {
+				t.Fatal("no evidence")
+			}
+			ev := *o.Evidence
+			if f.evRunner != "" && ev.Runner != f.evRunner {
+				t.Errorf("runner %q, want %q", ev.Runner, f.evRunner)
+			}
+			if f.counted {
+				if !ev.Counted || ev.Passed != f.passed || ev.Failed != f.failed || ev.Skipped != f.skipped || ev.Total != f.total {
+					t.Errorf("counts %+v, want counted passed=%d failed=%d skipped=%d total=%d", ev, f.passed, f.failed, f.skipped, f.total)
+				}
+			}
+		})
+	}
+}
+
+// Every fixture on disk is in the table, so a capture cannot go unchecked.
+func TestFixturesAllUsed(t *testing.T) {
+	used := map[string]bool{}
+	for _, f := range fixtures {
+		used[f.file] = true
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "output", "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range files {
+		if name := strings.TrimSuffix(filepath.Base(p), ".txt"); !used[name] {
+			t.Errorf("fixture %s is not in the table", name)
+		}
+	}
+}
