@@ -26,6 +26,7 @@ type cli struct {
 	Hook      hookCmd      `cmd:"" help:"Answer an agent harness's stop hook in its own protocol (claude, codex, gemini, cursor, copilot, openhands, devin, auto)."`
 	Install   installCmd   `cmd:"" help:"Wire vbd into a harness or git: claude, codex, gemini, cursor, copilot, openhands, devin, git."`
 	Uninstall uninstallCmd `cmd:"" help:"Remove vbd's wiring from a harness or git, restoring what was there."`
+	PreCommit preCommitCmd `cmd:"" name:"pre-commit" help:"Verify what git is about to commit (the index, never the work tree), scoped to the projects it touches; run by the hook 'vbd install git' writes."`
 	Doctor    doctorCmd    `cmd:"" help:"Audit how vbd is wired into each harness, and with --prove show that the gate blocks."`
 	Last      lastCmd      `cmd:"" help:"Show the latest receipt."`
 	Version   versionCmd   `cmd:"" help:"Print vbd's version."`
@@ -92,7 +93,8 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 		fmt.Fprintf(stderr, "vbd: error: %v\nRun 'vbd --help' for usage. Nothing was verified (exit 2).\n", err)
 		return verdict.ExitNothingVerified
 	}
-	err = kctx.Run(ctx, &c.Globals, env{stdin, stdout, stderr})
+	kctx.BindTo(ctx, (*context.Context)(nil))
+	err = kctx.Run(&c.Globals, env{stdin, stdout, stderr})
 	if err != nil {
 		var ce *verdict.CodeError
 		if !errors.As(err, &ce) {

@@ -3,14 +3,217 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/vbd-dev/vbd/harness"
+	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
 )
 
-// installHarness writes vbd's hooks into a harness's project config. (Being built.)
+// hookStartTimeout is the harness timeout of the session-start hook, which
+// only fingerprints the tree.
+const hookStartTimeout = 30 * time.Second
+
+// installHarness writes vbd's hooks into a harness's project config: the
+// stop events (and the session start where the harness has one), the
+// absolute vbd binary, and a timeout chosen from this repository's suite.
 func installHarness(ctx context.Context, g *Globals, e env, i *installCmd) error {
-	return errors.New("vbd install " + i.Target + " is not built yet")
+	spec, ok := harness.Lookup(harness.Name(i.Target))
+	if !ok {
+		return verdict.Usagef("unknown harness %q", i.Target)
+	}
+	if i.MaxBlocks < 0 {
+		return verdict.Usagef("--max-blocks must be 0 or more, got %d", i.MaxBlocks)
+	}
+	repo, err := state.Find(g.Dir)
+	if err != nil {
+		return &verdict.UsageError{Err: err}
+	}
+	exe, err := vbdExecutable()
+	if err != nil {
+		return err
+	}
+	timing, err := hookTiming(ctx, repo, e, i)
+	if err != nil {
+		return err
+	}
+	hook := harness.Hook{
+		Command:      harness.HookCommand(exe, spec.Name, timing.Budget, i.Quick, i.MaxBlocks),
+		Timeout:      timing.Timeout,
+		StartTimeout: hookStartTimeout,
+	}
+	ch, err := harness.Install(repo.Root, spec, hook, hookOwnedBy(exe))
+	if err != nil {
+		return installError(err)
+	}
+
+	w := e.stdout
+	rel := hookRel(repo.Root, ch.Path)
+	events := make([]string, 0, len(spec.Events))
+	for _, ev := range spec.Events {
+		events = append(events, ev.Name)
+	}
+	switch {
+	case !ch.Changed:
+		fmt.Fprintf(w, "vbd: %s is already wired to vbd in %s; nothing changed\n", spec.Title, rel)
+	case ch.Created:
+		fmt.Fprintf(w, "vbd: wired %s to vbd in %s (new file; events: %s)\n", spec.Title, rel, strings.Join(events, ", "))
+	default:
+		fmt.Fprintf(w, "vbd: wired %s to vbd in %s (events: %s; every other key and hook kept)\n", spec.Title, rel, strings.Join(events, ", "))
+	}
+	fmt.Fprintf(w, "  command: %s\n", hook.Command)
+	unit := ""
+	if spec.TimeoutUnit == time.Millisecond {
+		unit = fmt.Sprintf(" (written as %d ms)", timing.Timeout.Milliseconds())
+	}
+	fmt.Fprintf(w, "  timeout: %s%s, budget %s: %s\n", hookSecs(timing.Timeout), unit, hookSecs(timing.Budget), timing.Why)
+	if ch.Backup != "" {
+		fmt.Fprintf(w, "  backup:  %s\n", hookRel(repo.Root, ch.Backup))
+	}
+	for _, ev := range spec.Events {
+		if ev.Start {
+			fmt.Fprintf(w, "  %s records the tree when a session starts (no checks, no output), so a stop with nothing changed is allowed without re-running the suite.\n", ev.Name)
+		}
+	}
+	fmt.Fprintf(w, "When the gate blocks, the agent reads the failing checks, how to reproduce them, and the tail of the results, and keeps working.\n")
+	if i.MaxBlocks > 0 {
+		fmt.Fprintf(w, "After %d blocks in a row, vbd lets the stop through and tells you the work is not verified.\n", i.MaxBlocks)
+	}
+	fmt.Fprintf(w, "Still to do: %s\n", spec.Needs)
+	fmt.Fprintf(w, "Check the wiring with `vbd doctor --prove`.\n")
+	return nil
 }
 
-// uninstallHarness removes vbd's hooks from a harness's project config. (Being built.)
+// uninstallHarness removes vbd's hooks from a harness's project config,
+// keeping every other key and hook.
 func uninstallHarness(ctx context.Context, g *Globals, e env, u *uninstallCmd) error {
-	return errors.New("vbd uninstall " + u.Target + " is not built yet")
+	spec, ok := harness.Lookup(harness.Name(u.Target))
+	if !ok {
+		return verdict.Usagef("unknown harness %q", u.Target)
+	}
+	repo, err := state.Find(g.Dir)
+	if err != nil {
+		return &verdict.UsageError{Err: err}
+	}
+	exe, err := vbdExecutable()
+	if err != nil {
+		return err
+	}
+	ch, err := harness.Uninstall(repo.Root, spec, hookOwnedBy(exe))
+	if err != nil {
+		return installError(err)
+	}
+	rel := hookRel(repo.Root, ch.Path)
+	switch {
+	case ch.Removed == 0:
+		fmt.Fprintf(e.stdout, "vbd: %s has no vbd hooks in %s; nothing changed\n", spec.Title, rel)
+	case ch.Deleted:
+		fmt.Fprintf(e.stdout, "vbd: removed %d vbd hook(s) and %s, which held nothing else (backup: %s)\n", ch.Removed, rel, hookRel(repo.Root, ch.Backup))
+	default:
+		fmt.Fprintf(e.stdout, "vbd: removed %d vbd hook(s) from %s; every other key and hook kept (backup: %s)\n", ch.Removed, rel, hookRel(repo.Root, ch.Backup))
+	}
+	return nil
 }
+
+// installError makes a config file vbd refuses to rewrite a usage error
+// (exit 2) with the file and position named.
+func installError(err error) error {
+	var se *harness.SyntaxError
+	if errors.As(err, &se) {
+		return &verdict.UsageError{Err: err}
+	}
+	if strings.Contains(err.Error(), "vbd changed nothing") {
+		return &verdict.UsageError{Err: err}
+	}
+	return err
+}
+
+// chooseTiming picks the harness timeout and the hook's budget: from an
+// explicit --budget, else from the suite's time (--measured, or one full
+// run now).
+func hookTiming(ctx context.Context, repo state.Repo, e env, i *installCmd) (harness.Timing, error) {
+	if i.Budget != "" {
+		b, err := time.ParseDuration(i.Budget)
+		if err != nil || b <= 0 {
+			return harness.Timing{}, verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", i.Budget)
+		}
+		return harness.TimingFromBudget(b), nil
+	}
+	suite := i.Measured
+	if suite <= 0 {
+		var err error
+		suite, err = measureSuite(ctx, repo, e, i.Quick)
+		if err != nil {
+			return harness.Timing{}, err
+		}
+	} else {
+		recordSuiteTime(repo, suite, "vbd install --measured")
+	}
+	return harness.TimingFromSuite(suite), nil
+}
+
+// measureSuite runs the suite once, as the hook will, and returns its time.
+func measureSuite(ctx context.Context, repo state.Repo, e env, quick bool) (time.Duration, error) {
+	mode := "full"
+	if quick {
+		mode = "quick"
+	}
+	fmt.Fprintf(e.stderr, "vbd: measuring the suite (one %s run) to choose the hook's timeout; pass --budget DUR to skip this\n", mode)
+	req := verifyRequest{Dir: repo.Root, Quick: quick, NoCache: true, Caller: caller{Kind: "cli"}}
+	if isTerminal(e.stderr) {
+		req.Progress = e.stderr
+	}
+	v, err := verify(ctx, req)
+	if err != nil {
+		return 0, fmt.Errorf("could not measure the suite (%w); fix that, or pass --budget DUR", err)
+	}
+	took := v.Ended.Sub(v.Started)
+	fmt.Fprintf(e.stderr, "vbd: the suite took %s: %s\n", verdict.Round(took), v.Verdict.Summary)
+	if v.Verdict.Code != verdict.ExitVerified {
+		fmt.Fprintf(e.stderr, "vbd: note: the gate will block until this is a verified pass (run `vbd` to see why it is not)\n")
+	}
+	recordSuiteTime(repo, took, "vbd install")
+	return took, nil
+}
+
+// recordSuiteTime keeps the suite time for vbd doctor.
+func recordSuiteTime(repo state.Repo, d time.Duration, source string) {
+	if dir, err := state.Dir(repo); err == nil {
+		_ = harness.Store{Dir: dir}.SetSuiteTime(d, source)
+	}
+}
+
+// vbdExecutable is the absolute path of the running vbd binary, so the
+// hook does not depend on PATH.
+func vbdExecutable() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find the vbd binary: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	return filepath.Abs(exe)
+}
+
+// ownedBy recognises vbd's own hook entries.
+func hookOwnedBy(exe string) func(string) bool {
+	return func(cmd string) bool { return harness.IsVbdCommand(cmd, exe) }
+}
+
+func hookRel(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+// secs formats a duration as whole seconds, rounded up.
+func hookSecs(d time.Duration) string {
+	return fmt.Sprintf("%ds", int64((d+time.Second-1)/time.Second))
+}
+

@@ -52,7 +52,9 @@ func setupScriptEnv(env *testscript.Env) error {
 	for _, kv := range goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT") {
 		env.Setenv(kv[0], kv[1])
 	}
-	home := filepath.Join(env.WorkDir, ".home")
+	// HOME sits beside the work dir, not in it, so a fixture repo's
+	// `git status` sees only the fixture.
+	home := env.WorkDir + ".home"
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
 	"github.com/mattn/go-isatty"
 
-	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -19,6 +17,8 @@ type runCmd struct {
 	Timeout  time.Duration `placeholder:"DUR" help:"Cap on any single check (default: the budget)."`
 	Jobs     int           `short:"j" placeholder:"N" help:"Checks run at once (default: the number of CPUs)."`
 	FailFast bool          `help:"Start no new check after the first failure."`
+	Format   string        `enum:"table,json,junit,github" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
+	NoCache  bool          `help:"Run every check even when a passing receipt matches this tree."`
 }
 
 func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
@@ -33,11 +33,8 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
-	if err := report.Results(e.stdout, v.Outcomes, v.Verdict, v.Warnings, report.Options{Color: useColor(e.stdout)}); err != nil {
+	if err := renderRun(e, v, r.Format); err != nil {
 		return err
-	}
-	if err := saveReceipt(v); err != nil {
-		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
 	}
 	return &verdict.CodeError{Code: v.Verdict.Code}
 }

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/githook"
+	"github.com/vbd-dev/vbd/report"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// preCommitCmd is what vbd's git pre-commit hook runs: verify the index
+// being committed, never the work tree, scoped to the project roots the
+// commit touches. Exit 0 lets the commit through; 1 (failed) and 2
+// (nothing verified) abort it, since git aborts on any non-zero exit.
+type preCommitCmd struct {
+	Quick  bool          `help:"Cheap checks only (vet, lint, typecheck, build)."`
+	All    bool          `help:"Run the checks of every project, not only those of the roots the commit touches."`
+	Budget time.Duration `placeholder:"DUR" help:"Total wall-clock budget (default 10m, or budget in .vbd.toml)."`
+}
+
+func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
+	if err := validateLimits(p.Budget, 0, 0); err != nil {
+		return err
+	}
+	hookEnv, err := absoluteHookEnv()
+	if err != nil {
+		return err
+	}
+	repo, err := gitRepo(g.Dir, "pre-commit")
+	if err != nil {
+		return err
+	}
+	git := githook.Git{Dir: repo.Root, Env: hookEnv}
+	staged, err := githook.Inspect(ctx, git)
+	if err != nil {
+		return fmt.Errorf("read what is being committed: %w", err)
+	}
+	if len(staged.Unmerged) > 0 {
+		return verdict.Usagef("the index has unresolved conflicts (%s): resolve and stage them first; nothing was verified", listSome(staged.Unmerged, 3))
+	}
+
+	dir, verified, stateFrom := repo.Root, "work tree (matches the index)", ""
+	var snap *githook.Snapshot
+	if !staged.WorkTreeMatches() {
+		if snap, err = githook.Materialise(ctx, git); err != nil {
+			return fmt.Errorf("copy the index to a snapshot: %w", err)
+		}
+		defer func() {
+			if err := snap.Remove(); err != nil {
+				fmt.Fprintf(e.stderr, "vbd: warning: %v\n", err)
+			}
+		}()
+		// Checks and the git commands vbd runs inside the snapshot must
+		// find the snapshot's repository, not the one the hook's GIT_DIR
+		// and GIT_INDEX_FILE name; checks inherit vbd's environment.
+		for _, k := range githook.RepoEnvNames(os.Environ()) {
+			if err := os.Unsetenv(k); err != nil {
+				return fmt.Errorf("clear %s for the snapshot: %w", k, err)
+			}
+		}
+		dir, verified, stateFrom = snap.Dir, "staged snapshot", repo.Root
+	}
+
+	req := verifyRequest{Dir: dir, Quick: p.Quick, Budget: p.Budget, Caller: caller{Kind: "git"}, StateFrom: stateFrom}
+	var scope *githook.Scope
+	if !p.All {
+		// The scope needs every root of the plan before verify asks about
+		// the first check, so the plan is detected here once more; detection
+		// only reads files.
+		_, _, plan, err := loadPlan(dir, p.Quick)
+		if err != nil {
+			return err
+		}
+		roots := make([]string, 0, len(plan.Checks))
+		for _, c := range plan.Checks {
+			roots = append(roots, checkRoot(c))
+		}
+		s := githook.NewScope(staged.Changed, roots)
+		scope = &s
+		req.Scope = func(c detect.Check) string { return s.Skip(checkRoot(c), repoWide(c)) }
+	}
+	if isTerminal(e.stderr) {
+		req.Progress = e.stderr
+	}
+
+	printPreCommitHeader(e.stdout, staged, snap, scope)
+	v, err := verify(ctx, req)
+	if err != nil {
+		return err
+	}
+	v.Verified = verified
+	if snap != nil {
+		v.Warnings = append(v.Warnings, snap.Notes...)
+	}
+	if err := report.Results(e.stdout, v.Outcomes, v.Verdict, v.Warnings, report.Options{Color: useColor(e.stdout)}); err != nil {
+		return err
+	}
+	if err := saveReceipt(v); err != nil {
+		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
+	}
+	if v.Verdict.Code != verdict.ExitVerified {
+		printBlocked(e.stdout, v.Outcomes, v.Verdict.Code)
+	}
+	return &verdict.CodeError{Code: v.Verdict.Code}
+}
+
+// absoluteHookEnv makes git's repository variables absolute in vbd's own
+// environment and returns it. git starts a pre-commit hook at the
+// work-tree root with GIT_INDEX_FILE=.git/index, relative; checks that run
+// in a subdirectory inherit vbd's environment and would resolve it there.
+func absoluteHookEnv() ([]string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("find the working directory: %w", err)
+	}
+	env := githook.AbsEnv(os.Environ(), cwd)
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if old, ok := os.LookupEnv(k); ok && old != v {
+			if err := os.Setenv(k, v); err != nil {
+				return nil, fmt.Errorf("set %s: %w", k, err)
+			}
+		}
+	}
+	return env, nil
+}
+
+// checkRoot is the project root a check belongs to.
+func checkRoot(c detect.Check) string {
+	if c.Root != "" {
+		return c.Root
+	}
+	return c.Dir
+}
+
+// repoWide reports whether a check covers the whole repository rather
+// than one project: the pre-commit framework runs over every file, and a
+// [[check]] written in .vbd.toml without a dir is the user's own
+// repository-level command. Such checks are in scope whenever the commit
+// changes anything.
+func repoWide(c detect.Check) bool {
+	if r := checkRoot(c); r != "." && r != "" {
+		return false
+	}
+	return c.Runner == detect.RunnerPreCommit || strings.HasPrefix(c.Source, detect.ConfigFile)
+}
+
+// printPreCommitHeader says what is verified and why, before the table.
+func printPreCommitHeader(w io.Writer, s githook.Staged, snap *githook.Snapshot, scope *githook.Scope) {
+	if s.InProgress != "" {
+		fmt.Fprintf(w, "vbd: a %s is in progress; verifying the result as staged\n", s.InProgress)
+	}
+	if !s.HasHead {
+		fmt.Fprintln(w, "vbd: first commit (no HEAD yet); every staged file is part of the change")
+	}
+	if snap == nil {
+		fmt.Fprintln(w, "vbd: verifying the work tree, which matches the index exactly")
+	} else {
+		var why []string
+		if len(s.Unstaged) > 0 {
+			why = append(why, "unstaged changes in "+listSome(s.Unstaged, 3))
+		}
+		if len(s.Untracked) > 0 {
+			why = append(why, "untracked "+listSome(s.Untracked, 3))
+		}
+		fmt.Fprintf(w, "vbd: verifying a snapshot of the index in a temporary directory; the work tree has %s, which this commit does not include\n", strings.Join(why, " and "))
+		if len(snap.Linked) > 0 {
+			fmt.Fprintf(w, "vbd: linked ignored dependencies from the work tree into the snapshot: %s\n", listSome(snap.Linked, 5))
+		}
+	}
+	switch {
+	case scope == nil:
+		fmt.Fprintln(w, "vbd: scope: --all, every project's checks")
+	case scope.Everything() != "":
+		fmt.Fprintf(w, "vbd: scope: every check, because %s\n", scope.Everything())
+	default:
+		touched := scope.Touched()
+		names := make([]string, 0, len(touched))
+		for _, r := range touched {
+			names = append(names, githook.DescribeRoot(r))
+		}
+		if len(names) == 0 {
+			names = append(names, "no project with checks")
+		}
+		fmt.Fprintf(w, "vbd: scope: the commit touches %s (--all runs every check)\n", strings.Join(names, ", "))
+	}
+}
+
+// printBlocked ends a refused commit with what happened and the escape.
+func printBlocked(w io.Writer, outcomes []verdict.Outcome, code int) {
+	ran, outOfScope := 0, 0
+	for _, o := range outcomes {
+		switch {
+		case o.Status == verdict.Skipped && strings.HasPrefix(o.Detail, "scope:"):
+			outOfScope++
+		case o.Status != verdict.Skipped && o.Status != verdict.Vacuous:
+			ran++
+		}
+	}
+	if code == verdict.ExitNothingVerified && ran == 0 && outOfScope > 0 {
+		fmt.Fprintln(w, "vbd: nothing in this commit's scope has a check, so nothing was verified")
+	}
+	what, fix := "a check did not pass", "Fix it and commit again"
+	if code == verdict.ExitNothingVerified {
+		what, fix = "nothing was verified", "Give what this commit touches a check (.vbd.toml [[check]])"
+	}
+	fmt.Fprintf(w, "vbd: commit blocked (%s). %s, or commit unverified once with: VBD_SKIP=1 git commit ...\n", what, fix)
+}
+
+// listSome names up to n items and counts the rest.
+func listSome(items []string, n int) string {
+	quoted := make([]string, 0, n)
+	for i, it := range items {
+		if i == n {
+			break
+		}
+		quoted = append(quoted, fmt.Sprintf("%q", it))
+	}
+	s := strings.Join(quoted, ", ")
+	if len(items) > n {
+		s += fmt.Sprintf(" and %d more", len(items)-n)
+	}
+	return s
+}
