@@ -119,7 +119,7 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 		}
 		return o
 	case runner.Interrupted:
-		o.Status = Interrupted
+		o.Status, o.Detail = Interrupted, "vbd was interrupted"
 		return o
 	}
 	code := r.ExitCode

@@ -1,0 +1,180 @@
+// Package githook owns git's pre-commit wiring and verifying the staged
+// snapshot: installing and uninstalling vbd's hook in the effective hooks
+// directory (`git rev-parse --git-path hooks`) with any existing hook
+// chained in front of it, the POSIX sh hook script, materialising the
+// index into a temporary directory when the work tree is not what is being
+// committed, and scoping a commit to the project roots it touches.
+//
+// Everything here reads the user's repository and writes only inside the
+// hooks directory (install, uninstall) or a temporary directory outside
+// the work tree (snapshots). Nothing stashes, checks out, resets or
+// refreshes the user's index: the peers' worst failures (lost work after a
+// stash that could not be restored) come from rewriting the work tree, so
+// vbd never does.
+package githook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Git runs git for one repository.
+type Git struct {
+	// Dir is where git runs, normally the work-tree root.
+	Dir string
+	// Env is git's environment; nil means the process's. A hook's
+	// environment matters: git passes GIT_INDEX_FILE to pre-commit, naming
+	// the index being committed (a temporary one for `git commit -a` or
+	// `git commit <paths>`), and GIT_DIR in linked worktrees.
+	Env []string
+}
+
+// run runs git with stdin and returns its stdout. The error names the
+// command and carries git's stderr; an *exec.ExitError is wrapped, so
+// callers can tell "exit 1" (e.g. "differs") from a failure.
+func (g Git) run(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = g.Dir
+	env := g.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	// A fixed locale keeps messages parseable; GIT_OPTIONAL_LOCKS=0 stops
+	// `git status` from refreshing (rewriting) the index while it reads it.
+	cmd.Env = append(env[:len(env):len(env)], "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
+	cmd.Stdin = stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = "no output"
+		}
+		return out, fmt.Errorf("git %s in %s: %s: %w", strings.Join(args, " "), g.Dir, msg, err)
+	}
+	return out, nil
+}
+
+// output runs git without stdin.
+func (g Git) output(ctx context.Context, args ...string) ([]byte, error) {
+	return g.run(ctx, nil, args...)
+}
+
+// line runs git and returns its output's first line.
+func (g Git) line(ctx context.Context, args ...string) (string, error) {
+	out, err := g.output(ctx, args...)
+	if err != nil {
+		return "", err
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	return first, nil
+}
+
+// gitPath resolves `git rev-parse --git-path name` to an absolute path.
+// It honours core.hooksPath for "hooks", and the common dir of a linked
+// worktree for shared paths.
+func (g Git) gitPath(ctx context.Context, name string) (string, error) {
+	p, err := g.line(ctx, "rev-parse", "--git-path", name)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(g.Dir, p)
+	}
+	return filepath.Clean(p), nil
+}
+
+// exitCode returns the exit status wrapped in err, or -1.
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// splitNUL splits git's -z output into its entries.
+func splitNUL(out []byte) []string {
+	var entries []string
+	for e := range bytes.SplitSeq(out, []byte{0}) {
+		if len(e) > 0 {
+			entries = append(entries, string(e))
+		}
+	}
+	return entries
+}
+
+// repoVar reports whether an environment variable points git at a
+// particular repository, work tree, index or object store. Inside a hook
+// these name the user's repository; git run in a snapshot must not see
+// them, or it would read (and a check might write) the real index.
+func repoVar(k string) bool {
+	switch k {
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_PREFIX", "GIT_NAMESPACE", "GIT_IMPLICIT_WORK_TREE",
+		"GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_QUARANTINE_PATH":
+		return true
+	}
+	return false
+}
+
+// pathVar reports whether a repository variable holds a path that git
+// resolves against its working directory.
+func pathVar(k string) bool {
+	switch k {
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY":
+		return true
+	}
+	return false
+}
+
+// AbsEnv returns env with git's repository paths made absolute against dir.
+// git passes a pre-commit hook GIT_INDEX_FILE=.git/index, relative to the
+// work-tree root where the hook starts; a check that runs git from a
+// subdirectory would otherwise look for web/.git/index.
+func AbsEnv(env []string, dir string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && pathVar(k) && v != "" && !filepath.IsAbs(v) {
+			kv = k + "=" + filepath.Join(dir, v)
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// StripRepoEnv returns env without the variables that point git at a
+// repository or an index, so that git started in a snapshot finds the
+// snapshot's own repository.
+func StripRepoEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); repoVar(k) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// RepoEnvNames returns the names of env's repository variables, for a
+// caller that must unset them in its own process (checks inherit it).
+func RepoEnvNames(env []string) []string {
+	var names []string
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); repoVar(k) {
+			names = append(names, k)
+		}
+	}
+	return names
+}

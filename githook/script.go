@@ -1,0 +1,121 @@
+package githook
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Names of the files vbd manages in the hooks directory.
+const (
+	// HookName is the hook git runs before recording a commit.
+	HookName = "pre-commit"
+	// LegacyName is where an existing hook is kept; vbd's hook runs it
+	// first. It is not pre-commit's own "pre-commit.legacy", so the
+	// pre-commit framework's chaining and vbd's never collide.
+	LegacyName = "pre-commit.vbd-legacy"
+	// Marker is a line only vbd's hook has. Reinstall and uninstall
+	// recognise vbd's hook by it, so vbd never chains itself.
+	Marker = "# vbd-pre-commit-hook: 1"
+)
+
+// ScriptOptions shape the hook script.
+type ScriptOptions struct {
+	// Exe is vbd's absolute path when installed. The script falls back to
+	// PATH, so a moved or upgraded vbd still runs.
+	Exe string
+	// Args follow `vbd pre-commit`, e.g. ["--quick"].
+	Args []string
+	// SourceLegacy runs the kept hook with `.` in a subshell instead of
+	// executing it. husky's hooks decide which of the user's hooks to run
+	// from the name they are started as ($0); executed as
+	// pre-commit.vbd-legacy they would look for that hook, find none, and
+	// pass without running anything. Sourced, $0 is still "pre-commit".
+	SourceLegacy bool
+}
+
+// Script returns vbd's pre-commit hook: a POSIX sh script that runs the
+// kept hook first (its failure aborts the commit with its exit code),
+// honours VBD_SKIP, finds vbd by the recorded path and then PATH, and
+// fails closed when vbd is missing: git aborts a commit on any non-zero
+// exit, so a missing vbd must not silently let commits through.
+func Script(o ScriptOptions) []byte {
+	var b bytes.Buffer
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString(Marker + "\n")
+	b.WriteString(`# vbd's git pre-commit hook: it verifies what is being committed (the
+# index), never the work tree. Written by "vbd install git"; "vbd uninstall
+# git" removes it and puts back the hook that was here before.
+#   Skip once: VBD_SKIP=1 git commit ...   (or git commit --no-verify)
+
+`)
+	b.WriteString("vbd_exe=" + shQuote(o.Exe) + "\n")
+	b.WriteString(`hook_dir=$(dirname -- "$0")
+legacy=$hook_dir/` + LegacyName + `
+
+# The hook that was here before vbd runs first, exactly as git ran it: only
+# when executable, and its failure is the commit's failure.
+if [ -f "$legacy" ] && [ -x "$legacy" ]; then
+`)
+	if o.SourceLegacy {
+		b.WriteString(`	# husky picks the hook to run from $0, so it runs as this hook.
+	(. "$legacy") || exit $?
+`)
+	} else {
+		b.WriteString(`	"$legacy" "$@" || exit $?
+`)
+	}
+	b.WriteString(`fi
+
+case ${VBD_SKIP:-} in
+'' | 0 | false | no) ;;
+*)
+	echo "vbd: VBD_SKIP is set, so this commit was not verified" >&2
+	exit 0
+	;;
+esac
+
+if [ -x "$vbd_exe" ]; then
+	vbd=$vbd_exe
+elif command -v vbd >/dev/null 2>&1; then
+	vbd=vbd
+else
+	echo "vbd: not found at $vbd_exe or on PATH, so the commit is blocked; reinstall vbd, or skip once with: VBD_SKIP=1 git commit ..." >&2
+	exit 1
+fi
+`)
+	b.WriteString(`exec "$vbd" pre-commit`)
+	for _, a := range o.Args {
+		b.WriteString(" " + shQuote(a))
+	}
+	b.WriteString("\n")
+	return b.Bytes()
+}
+
+// IsVBDHook reports whether a hook file's content is vbd's hook.
+func IsVBDHook(content []byte) bool {
+	for line := range bytes.SplitSeq(content, []byte("\n")) {
+		if string(bytes.TrimSpace(line)) == Marker {
+			return true
+		}
+	}
+	return false
+}
+
+// shQuote quotes s for a POSIX shell when it holds anything but safe
+// characters.
+func shQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

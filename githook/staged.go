@@ -1,0 +1,156 @@
+package githook
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Staged is what a commit would record, compared with HEAD and with the
+// work tree. Paths are slash-separated, relative to the work-tree root, and
+// kept byte for byte as git gives them (they need not be UTF-8).
+type Staged struct {
+	// HasHead is false before the first commit.
+	HasHead bool
+	// Changed lists the paths the commit changes against HEAD: added,
+	// modified, deleted, both sides of a rename, moved submodule
+	// pointers. Before the first commit, every staged path.
+	Changed []string
+	// Unmerged lists paths with unresolved conflicts.
+	Unmerged []string
+	// Unstaged lists tracked paths whose work-tree content differs from
+	// the index. A submodule counts when its checkout is not the recorded
+	// commit or has changes of its own.
+	Unstaged []string
+	// Untracked lists untracked, non-ignored paths (a wholly untracked
+	// directory is listed once).
+	Untracked []string
+	// InProgress names an operation under way: "merge", "rebase",
+	// "cherry-pick", "revert", or "" for none.
+	InProgress string
+}
+
+// WorkTreeMatches reports whether the work tree holds exactly what is
+// being committed, so checks may run in place: every tracked file matches
+// the index and nothing untracked could be picked up by a check.
+func (s Staged) WorkTreeMatches() bool {
+	return len(s.Unstaged) == 0 && len(s.Untracked) == 0
+}
+
+// Inspect compares the index being committed (the one GIT_INDEX_FILE names
+// in g.Env, inside a hook) with HEAD and with the work tree. It only
+// reads: git status runs with GIT_OPTIONAL_LOCKS=0, so it does not even
+// refresh the index's stat data.
+func Inspect(ctx context.Context, g Git) (Staged, error) {
+	var s Staged
+	if _, err := g.output(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}"); err == nil {
+		s.HasHead = true
+	} else if code := exitCode(err); code != 1 {
+		return s, fmt.Errorf("look for HEAD: %w", err)
+	}
+	// --ignore-submodules=none and --untracked-files=normal override the
+	// user's config: a submodule at another commit, or an untracked file,
+	// means the work tree is not the snapshot whatever git status usually
+	// shows. --no-renames lists both sides of a rename, and both sides
+	// belong to the scope.
+	out, err := g.output(ctx, "status", "--porcelain=v2", "-z", "--untracked-files=normal", "--ignore-submodules=none", "--no-renames")
+	if err != nil {
+		return s, fmt.Errorf("compare the index with HEAD and the work tree: %w", err)
+	}
+	if err := parseStatus(out, &s); err != nil {
+		return s, err
+	}
+	if s.InProgress, err = inProgress(ctx, g); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// parseStatus reads `git status --porcelain=v2 -z` into s.
+func parseStatus(out []byte, s *Staged) error {
+	entries := splitNUL(out)
+	for i := 0; i < len(entries); i++ {
+		e := entries[i]
+		var fields []string
+		switch {
+		case strings.HasPrefix(e, "1 "):
+			// 1 XY sub mH mI mW hH hI path
+			fields = strings.SplitN(e, " ", 9)
+		case strings.HasPrefix(e, "2 "):
+			// 2 XY sub mH mI mW hH hI Xscore path, then the original path
+			// as the next entry.
+			fields = strings.SplitN(e, " ", 10)
+		case strings.HasPrefix(e, "u "):
+			// u XY sub m1 m2 m3 mW h1 h2 h3 path
+			fields = strings.SplitN(e, " ", 11)
+			if len(fields) == 11 {
+				s.Unmerged = append(s.Unmerged, fields[10])
+				continue
+			}
+		case strings.HasPrefix(e, "? "):
+			s.Untracked = append(s.Untracked, strings.TrimSuffix(e[2:], "/"))
+			continue
+		case strings.HasPrefix(e, "! "), strings.HasPrefix(e, "# "):
+			continue
+		}
+		if len(fields) < 9 || len(fields[1]) != 2 {
+			return fmt.Errorf("read git status: unexpected entry %q", e)
+		}
+		p := fields[len(fields)-1]
+		xy := fields[1]
+		if xy[0] != '.' {
+			s.Changed = append(s.Changed, p)
+		}
+		if xy[1] != '.' {
+			s.Unstaged = append(s.Unstaged, p)
+		}
+		if e[0] == '2' && i+1 < len(entries) {
+			i++
+			if xy[0] != '.' {
+				s.Changed = append(s.Changed, entries[i])
+			}
+		}
+	}
+	for _, l := range []*[]string{&s.Changed, &s.Unstaged, &s.Untracked, &s.Unmerged} {
+		slices.Sort(*l)
+		*l = slices.Compact(*l)
+	}
+	return nil
+}
+
+// inProgress names the operation under way, read from the files git keeps
+// in the git dir while it lasts.
+func inProgress(ctx context.Context, g Git) (string, error) {
+	ops := []struct{ file, name string }{
+		{"rebase-merge", "rebase"},
+		{"rebase-apply", "rebase"},
+		{"MERGE_HEAD", "merge"},
+		{"CHERRY_PICK_HEAD", "cherry-pick"},
+		{"REVERT_HEAD", "revert"},
+	}
+	args := []string{"rev-parse"}
+	for _, op := range ops {
+		args = append(args, "--git-path", op.file)
+	}
+	out, err := g.output(ctx, args...)
+	if err != nil {
+		return "", fmt.Errorf("look for a merge or rebase in progress: %w", err)
+	}
+	paths := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	for i, op := range ops {
+		if i >= len(paths) {
+			break
+		}
+		p := paths[i]
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(g.Dir, p)
+		}
+		if _, err := os.Lstat(p); err == nil {
+			return op.name, nil
+		}
+	}
+	return "", nil
+}

@@ -1,0 +1,185 @@
+package githook
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestParseStatus(t *testing.T) {
+	const h = " N... 100644 100644 100644 aaaa bbbb "
+	tests := []struct {
+		name string
+		out  string
+		want Staged
+	}{
+		{
+			name: "staged, unstaged, both",
+			out:  "1 M." + h + "staged.go\x001 .M" + h + "unstaged.go\x001 MM" + h + "both.go\x00",
+			want: Staged{Changed: []string{"both.go", "staged.go"}, Unstaged: []string{"both.go", "unstaged.go"}},
+		},
+		{
+			name: "added and deleted in the index",
+			out:  "1 A." + h + "new file.txt\x001 D." + h + "gone.txt\x00",
+			want: Staged{Changed: []string{"gone.txt", "new file.txt"}},
+		},
+		{
+			name: "a rename lists both sides",
+			out:  "2 R." + h + "R100 new/name.go\x00old/name.go\x00",
+			want: Staged{Changed: []string{"new/name.go", "old/name.go"}},
+		},
+		{
+			name: "untracked and ignored",
+			out:  "? notes.txt\x00? scratch/\x00! node_modules/\x00",
+			want: Staged{Untracked: []string{"notes.txt", "scratch"}},
+		},
+		{
+			name: "unmerged",
+			out:  "u UU N... 100644 100644 100644 100644 a b c conflict.txt\x00",
+			want: Staged{Unmerged: []string{"conflict.txt"}},
+		},
+		{
+			name: "a submodule at another commit",
+			out:  "1 .M SC.. 160000 160000 160000 aaaa aaaa libs/sub\x00",
+			want: Staged{Unstaged: []string{"libs/sub"}},
+		},
+		{
+			name: "bytes that are not UTF-8 survive",
+			out:  "1 A." + h + "caf\xe9 \x01.txt\x00",
+			want: Staged{Changed: []string{"caf\xe9 \x01.txt"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got Staged
+			if err := parseStatus([]byte(tt.out), &got); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got.Changed, tt.want.Changed) || !slices.Equal(got.Unstaged, tt.want.Unstaged) ||
+				!slices.Equal(got.Untracked, tt.want.Untracked) || !slices.Equal(got.Unmerged, tt.want.Unmerged) {
+				t.Errorf("got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+	if err := parseStatus([]byte("1 garbage\x00"), new(Staged)); err == nil {
+		t.Error("a malformed entry was accepted")
+	}
+}
+
+func TestInspect(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write(".gitignore", "node_modules/\n")
+	r.write("a.txt", "a\n")
+	r.write("web/b.txt", "b\n")
+
+	s, err := Inspect(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HasHead || s.WorkTreeMatches() {
+		t.Errorf("fresh repo with untracked files: %+v", s)
+	}
+
+	r.git("add", "-A")
+	s, err = Inspect(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{".gitignore", "a.txt", "web/b.txt"}; s.HasHead || !slices.Equal(s.Changed, want) || !s.WorkTreeMatches() {
+		t.Errorf("no HEAD, all staged: %+v; want every staged path %q and a matching work tree", s, want)
+	}
+
+	r.git("commit", "-q", "-m", "init")
+	r.write("node_modules/x.js", "ignored\n")
+	s, err = Inspect(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.HasHead || len(s.Changed) != 0 || !s.WorkTreeMatches() {
+		t.Errorf("clean commit with ignored files: %+v", s)
+	}
+
+	r.git("mv", "a.txt", "web/a.txt")
+	r.write("web/b.txt", "b edited, not staged\n")
+	r.write("new.txt", "untracked\n")
+	before := r.fingerprint()
+	s, err = Inspect(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a.txt", "web/a.txt"}; !slices.Equal(s.Changed, want) {
+		t.Errorf("rename: Changed = %q, want %q", s.Changed, want)
+	}
+	if !slices.Equal(s.Unstaged, []string{"web/b.txt"}) || !slices.Equal(s.Untracked, []string{"new.txt"}) || s.WorkTreeMatches() {
+		t.Errorf("unstaged and untracked: %+v", s)
+	}
+	if after := r.fingerprint(); after != before {
+		t.Error("Inspect changed the repository")
+	}
+}
+
+// TestInspectHonoursTheHooksIndex checks that the index git names in
+// GIT_INDEX_FILE (git commit -a and git commit <paths> commit a temporary
+// index) is the one inspected.
+func TestInspectHonoursTheHooksIndex(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.write("b.txt", "b\n")
+	r.commitAll("init")
+	r.write("a.txt", "a2\n")
+	r.write("b.txt", "b2\n")
+
+	tmpIndex := filepath.Join(t.TempDir(), "index")
+	env := append(r.env[:len(r.env):len(r.env)], "GIT_INDEX_FILE="+tmpIndex)
+	g := Git{Dir: r.dir, Env: env}
+	if _, err := g.output(ctx, "read-tree", "HEAD"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.output(ctx, "add", "a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Inspect(ctx, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Changed, []string{"a.txt"}) || !slices.Equal(s.Unstaged, []string{"b.txt"}) {
+		t.Errorf("temporary index: %+v; want a.txt staged, b.txt unstaged", s)
+	}
+	// The real index is untouched: nothing staged there.
+	s, err = Inspect(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Changed) != 0 {
+		t.Errorf("real index: Changed = %q, want none", s.Changed)
+	}
+}
+
+func TestInspectMergeInProgress(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("init")
+	r.git("checkout", "-q", "-b", "side")
+	r.write("web/b.txt", "b\n")
+	r.commitAll("side")
+	r.git("checkout", "-q", "main")
+	r.write("c.txt", "c\n")
+	r.commitAll("main")
+	r.git("merge", "--no-commit", "--no-ff", "-q", "side")
+
+	s, err := Inspect(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.InProgress != "merge" || !slices.Equal(s.Changed, []string{"web/b.txt"}) {
+		t.Errorf("merge: %+v; want merge in progress changing web/b.txt", s)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, ".git", "MERGE_HEAD")); err != nil {
+		t.Fatal(err)
+	}
+}
