@@ -160,7 +160,7 @@ func TestDetectGo(t *testing.T) {
 			names:      []string{"go vet", "go build", "go test"},
 			checks: []want{
 				{name: "go vet", argv: []string{"go", "vet", "./..."}, kind: KindVet, dir: ".", source: "go.mod", reason: "go.mod declares module example.com/."},
-				{name: "go build", argv: []string{"go", "build", "./..."}, kind: KindBuild, skipped: "covered by go test"},
+				{name: "go build", argv: []string{"go", "build", "./..."}, kind: KindBuild, skipped: "covered by go vet and go test"},
 				{name: "go test", argv: []string{"go", "test", "-json", "./..."}, kind: KindTest, dir: "."},
 			},
 		},
@@ -178,21 +178,21 @@ func TestDetectGo(t *testing.T) {
 			fs: fsOf("go.mod", goMod, "main.go", goMain),
 			checks: []want{
 				{name: "go vet"},
-				{name: "go test", vacuous: "no _test.go files"},
+				{name: "go test", vacuous: "no test files"},
 			},
 		},
 		"module without go files: vet and test are vacuous": {
 			fs: fsOf("go.mod", goMod),
 			checks: []want{
-				{name: "go vet", vacuous: "no .go files"},
-				{name: "go test", vacuous: "no .go files"},
+				{name: "go vet", vacuous: "no Go packages"},
+				{name: "go test", vacuous: "no Go packages"},
 			},
 		},
 		"test files in testdata, vendor and _dirs are not the module's tests": {
 			fs: fsOf("go.mod", goMod, "main.go", goMain,
 				"testdata/a_test.go", goTest, "vendor/v/v_test.go", goTest, "_old/o_test.go", goTest),
 			git:    true,
-			checks: []want{{name: "go test", vacuous: "no _test.go files"}},
+			checks: []want{{name: "go test", vacuous: "no test files"}},
 		},
 		"tests in a package named build still count": {
 			fs:     fsOf("go.mod", goMod, "internal/build/b_test.go", goTest),
@@ -211,7 +211,7 @@ func TestDetectGo(t *testing.T) {
 		"nested module's tests do not count for the parent": {
 			fs: fsOf("go.mod", goMod, "main.go", goMain, "tools/go.mod", goMod, "tools/t_test.go", goTest),
 			checks: []want{
-				{name: "go test", vacuous: "no _test.go files"},
+				{name: "go test", vacuous: "no test files"},
 				{name: "go test (tools)"},
 			},
 		},
@@ -227,7 +227,7 @@ func TestDetectGo(t *testing.T) {
 			names: []string{"go vet", "go build", "go test", "go vet (c)", "go build (c)", "go test (c)"},
 			checks: []want{
 				{name: "go vet", argv: []string{"go", "vet", "work"}, dir: ".", source: "go.work", reason: "go.work uses ./a, ./b"},
-				{name: "go build", argv: []string{"go", "build", "work"}, skipped: "covered by go test"},
+				{name: "go build", argv: []string{"go", "build", "work"}, skipped: "covered by go vet and go test"},
 				{name: "go test", argv: []string{"go", "test", "-json", "work"}},
 				{name: "go vet (c)", argv: []string{"go", "vet", "./..."}, env: []string{"GOWORK=off"}},
 				{name: "go test (c)", argv: []string{"go", "test", "-json", "./..."}, env: []string{"GOWORK=off"}, dir: "c", reason: "runs with GOWORK=off"},
@@ -245,7 +245,7 @@ func TestDetectGo(t *testing.T) {
 		},
 		"workspace whose modules are all missing is vacuous": {
 			fs:     fsOf("go.work", "go 1.26\nuse ./gone\n"),
-			checks: []want{{name: "go test", vacuous: "no .go files", reason: "go.work lists no module"}},
+			checks: []want{{name: "go test", vacuous: "no Go packages", reason: "go.work lists no module"}},
 		},
 		"unlisted module in the workspace directory keeps a unique name": {
 			fs:    fsOf(append([]string{"go.work", "go 1.26\nuse ./a\n"}, append(goModuleFiles("."), goModuleFiles("a")...)...)...),

@@ -106,10 +106,10 @@ func (d *detector) addGo(dir, pattern, src, reason string, env []string, files, 
 	sfx := suffix(dir)
 	noGo, noTests := "", ""
 	if d.tree.complete && files == 0 {
-		noGo = "no .go files: go would find no packages and verify nothing"
+		noGo = "no Go packages"
 	}
 	if d.tree.complete && tests == 0 {
-		noTests = "no _test.go files: go test would report [no test files] and verify nothing"
+		noTests = "no test files"
 	}
 	base := Check{Dir: dir, Root: dir, Source: src, Reason: reason, Env: env}
 
@@ -126,7 +126,7 @@ func (d *detector) addGo(dir, pattern, src, reason string, env []string, files, 
 	if !d.opts.Quick {
 		// go test compiles every package, so a separate build only earns
 		// its time in quick mode, where tests do not run.
-		build.Skipped = "covered by go test"
+		build.Skipped = "covered by go vet and go test"
 	}
 	d.add(ecoGo, build)
 

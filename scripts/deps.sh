@@ -9,6 +9,7 @@ command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 command -v npm >/dev/null 2>&1 || missing="$missing npm"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+command -v pytest >/dev/null 2>&1 || missing="$missing python3-pytest"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$missing from Debian's packages"

@@ -225,8 +225,13 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 	)
 	for _, o := range outcomes {
 		label := string(o.Status)
-		if o.Status == Skipped || o.Status == NotRun {
+		switch o.Status {
+		case Skipped, NotRun:
 			label = o.Label()
+		case Pass:
+			label = "passed"
+		case Fail:
+			label = "failed"
 		}
 		if byLabel[label] == 0 {
 			labelOrder = append(labelOrder, label)

@@ -69,6 +69,16 @@ func setupScriptEnv(env *testscript.Env) error {
 	env.Setenv("GIT_AUTHOR_EMAIL", "test@vbd.invalid")
 	env.Setenv("GIT_COMMITTER_NAME", "vbd test")
 	env.Setenv("GIT_COMMITTER_EMAIL", "test@vbd.invalid")
+	// rustup finds its toolchains through these, which a new HOME would hide.
+	if real, err := os.UserHomeDir(); err == nil {
+		for name, dir := range map[string]string{"RUSTUP_HOME": ".rustup", "CARGO_HOME": ".cargo"} {
+			if v := os.Getenv(name); v != "" {
+				env.Setenv(name, v)
+			} else if _, err := os.Stat(filepath.Join(real, dir)); err == nil {
+				env.Setenv(name, filepath.Join(real, dir))
+			}
+		}
+	}
 	// pre-commit keeps its environments here; reuse the machine's when set.
 	if c := os.Getenv("PRE_COMMIT_HOME"); c != "" {
 		env.Setenv("PRE_COMMIT_HOME", c)
