@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -29,8 +30,8 @@ type doctorCmd struct {
 	Suite time.Duration `hidden:"" placeholder:"DUR" help:"Use this suite time instead of the last one recorded."`
 }
 
-// wiredHook is one vbd hook found in a harness config.
-type wiredHook struct {
+// doctorHook is one vbd hook found in a harness config.
+type doctorHook struct {
 	spec    harness.Spec
 	file    string // as shown: relative to the repo, or ~/...
 	where   string // "project" or "home"
@@ -62,9 +63,9 @@ func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 		}
 	}
 	home, _ := os.UserHomeDir()
-	hooks, unreadable := findHooks(repo.Root, home, exe)
+	hooks, unreadable := doctorFindHooks(repo.Root, home, exe)
 	for i := range hooks {
-		audit(&hooks[i], suite, suiteKnown)
+		doctorAudit(&hooks[i], suite, suiteKnown)
 	}
 
 	w := e.stdout
@@ -79,7 +80,7 @@ func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 
 	proofOK := true
 	if d.Prove {
-		suiteSeen, ok, err := prove(ctx, repo, hooks, e)
+		suiteSeen, ok, err := doctorProve(ctx, repo, hooks, e)
 		if err != nil {
 			return err
 		}
@@ -88,7 +89,7 @@ func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 			suite, suiteKnown = suiteSeen, true
 			for i := range hooks {
 				hooks[i].problems, hooks[i].warnings = nil, nil
-				audit(&hooks[i], suite, suiteKnown)
+				doctorAudit(&hooks[i], suite, suiteKnown)
 			}
 		}
 	}
@@ -97,7 +98,7 @@ func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HARNESS\tEVENT\tWIRED\tBLOCKS ON FAILURE\tTIMEOUT VS SUITE TIME")
 	for _, h := range hooks {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", h.spec.Name, h.event, wiredText(h), blocksText(h, d.Prove), timeoutText(h, suite, suiteKnown))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", h.spec.Name, h.event, doctorWiredText(h), doctorBlocksText(h, d.Prove), doctorTimeoutText(h, suite, suiteKnown))
 	}
 	_ = tw.Flush()
 
@@ -131,14 +132,14 @@ func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 	return nil
 }
 
-// findHooks reads every harness config in the project and the home dir and
+// doctorFindHooks reads every harness config in the project and the home dir and
 // returns vbd's hooks in them, and the files that could not be read.
-func findHooks(root, home, exe string) ([]wiredHook, []string) {
-	var out []wiredHook
+func doctorFindHooks(root, home, exe string) ([]doctorHook, []string) {
+	var out []doctorHook
 	var unreadable []string
 	for _, n := range harness.Names {
 		spec, _ := harness.Lookup(n)
-		for _, f := range configFiles(spec, root, home) {
+		for _, f := range doctorConfigFiles(spec, root, home) {
 			data, err := os.ReadFile(f.path)
 			if err != nil {
 				continue
@@ -153,7 +154,7 @@ func findHooks(root, home, exe string) ([]wiredHook, []string) {
 				if !info.Vbd {
 					continue
 				}
-				h := wiredHook{spec: spec, file: f.shown, where: f.where, event: en.Event, command: en.Command, info: info, timeout: en.Timeout, setTime: en.Timeout > 0}
+				h := doctorHook{spec: spec, file: f.shown, where: f.where, event: en.Event, command: en.Command, info: info, timeout: en.Timeout, setTime: en.Timeout > 0}
 				if !h.setTime {
 					h.timeout = spec.DefaultTimeout
 				}
@@ -169,19 +170,22 @@ func findHooks(root, home, exe string) ([]wiredHook, []string) {
 	return out, unreadable
 }
 
-type configFile struct{ path, shown, where string }
+type doctorConfigFile struct{ path, shown, where string }
 
-// configFiles lists a harness's config files in the project and in home.
-func configFiles(spec harness.Spec, root, home string) []configFile {
-	var out []configFile
+// doctorConfigFiles lists a harness's config files in the project and in home.
+func doctorConfigFiles(spec harness.Spec, root, home string) []doctorConfigFile {
+	var out []doctorConfigFile
 	seen := map[string]bool{}
 	add := func(p, shown, where string) {
 		if !seen[p] {
 			seen[p] = true
-			out = append(out, configFile{p, shown, where})
+			out = append(out, doctorConfigFile{p, shown, where})
 		}
 	}
 	add(filepath.Join(root, filepath.FromSlash(spec.File)), spec.File, "project")
+	for _, f := range spec.OtherFiles {
+		add(filepath.Join(root, filepath.FromSlash(f)), f, "project")
+	}
 	if spec.ProjectGlob != "" {
 		matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(spec.ProjectGlob), "*.json"))
 		for _, m := range matches {
@@ -205,8 +209,8 @@ func configFiles(spec harness.Spec, root, home string) []configFile {
 	return out
 }
 
-// audit flags what would make a hook fail open or answer late.
-func audit(h *wiredHook, suite time.Duration, suiteKnown bool) {
+// doctorAudit flags what would make a hook fail open or answer late.
+func doctorAudit(h *doctorHook, suite time.Duration, suiteKnown bool) {
 	name := h.spec.Name
 	switch {
 	case !h.info.Hook:
@@ -247,7 +251,7 @@ func audit(h *wiredHook, suite time.Duration, suiteKnown bool) {
 	}
 }
 
-func wiredText(h wiredHook) string {
+func doctorWiredText(h doctorHook) string {
 	switch {
 	case !h.info.Hook:
 		return "broken (plain vbd, " + h.where + ")"
@@ -257,13 +261,13 @@ func wiredText(h wiredHook) string {
 	return "yes (" + h.where + ")"
 }
 
-func blocksText(h wiredHook, prove bool) string {
+func doctorBlocksText(h doctorHook, proving bool) string {
 	switch {
 	case h.start && h.proved:
 		return "n/a (baseline): " + h.proofMsg
 	case h.start:
 		return "n/a (records the baseline)"
-	case !prove:
+	case !proving:
 		return "not proven (--prove)"
 	case !h.proved:
 		return "not proven: " + h.proofMsg
@@ -273,7 +277,7 @@ func blocksText(h wiredHook, prove bool) string {
 	return "NO: " + h.proofMsg
 }
 
-func timeoutText(h wiredHook, suite time.Duration, known bool) string {
+func doctorTimeoutText(h doctorHook, suite time.Duration, known bool) string {
 	t := hookSecs(h.timeout)
 	if !h.setTime {
 		t = "default " + t
@@ -287,36 +291,47 @@ func timeoutText(h wiredHook, suite time.Duration, known bool) string {
 
 // planted check names, unlikely to clash with a user's.
 const (
-	plantedFail = "vbd-doctor-planted-failure"
-	plantedPass = "vbd-doctor-planted-pass"
+	doctorPlantedFail = "vbd-doctor-planted-failure"
+	doctorPlantedPass = "vbd-doctor-planted-pass"
 )
 
-// prove runs each wired stop hook as its harness would, in two copies of
+// doctorProve runs each wired stop hook as its harness would, in two copies of
 // the repository: one with a planted failing check (the answer must
 // block), one with only a planted passing check and the tree unchanged
 // since the session start (the answer must allow). It returns the longest
 // full run seen (the suite's time) and whether every hook proved out.
-func prove(ctx context.Context, repo state.Repo, hooks []wiredHook, e env) (time.Duration, bool, error) {
+func doctorProve(ctx context.Context, repo state.Repo, hooks []doctorHook, e env) (time.Duration, bool, error) {
 	w := e.stdout
-	failDir, cleanFail, err := copyRepo(repo)
+	// Both temp dirs exist before either copy, so that neither copy holds
+	// the other when TMPDIR is inside the repository.
+	var tmps []string
+	for range 2 {
+		tmp, err := os.MkdirTemp("", "vbd-doctor-*")
+		if err != nil {
+			return 0, false, fmt.Errorf("create a temp dir: %w", err)
+		}
+		defer os.RemoveAll(tmp)
+		tmps = append(tmps, tmp)
+	}
+	failDir, cleanFail, err := doctorCopyRepo(repo, tmps[0], tmps)
 	if err != nil {
 		return 0, false, err
 	}
 	defer cleanFail()
-	if err := plantFailure(failDir); err != nil {
+	if err := doctorPlantFailure(failDir); err != nil {
 		return 0, false, err
 	}
-	passDir, cleanPass, err := copyRepo(repo)
+	passDir, cleanPass, err := doctorCopyRepo(repo, tmps[1], tmps)
 	if err != nil {
 		return 0, false, err
 	}
 	defer cleanPass()
-	if err := plantPass(passDir); err != nil {
+	if err := doctorPlantPass(passDir); err != nil {
 		return 0, false, err
 	}
 	fmt.Fprintf(w, "vbd doctor --prove: copies of %s (your tree is not touched):\n", repo.Root)
-	fmt.Fprintf(w, "  %s  with a planted failing check (%s)\n", failDir, plantedFail)
-	fmt.Fprintf(w, "  %s  with only a planted passing check (%s), every other check disabled\n", passDir, plantedPass)
+	fmt.Fprintf(w, "  %s  with a planted failing check (%s)\n", failDir, doctorPlantedFail)
+	fmt.Fprintf(w, "  %s  with only a planted passing check (%s), every other check disabled\n", passDir, doctorPlantedPass)
 
 	var suite time.Duration
 	ok := true
@@ -326,7 +341,7 @@ func prove(ctx context.Context, repo state.Repo, hooks []wiredHook, e env) (time
 			continue
 		}
 		session := fmt.Sprintf("vbd-doctor-%d-%d", os.Getpid(), i)
-		res := runHookCommand(ctx, h, failDir, harness.SyntheticEvent(h.spec.Name, h.event, failDir, session))
+		res := doctorRunHook(ctx, h, failDir, harness.SyntheticEvent(h.spec.Name, h.event, failDir, session))
 		suite = max(suite, res.took)
 		h.proved = true
 		reading := harness.Interpret(h.spec.Name, h.event, res.stdout, res.stderr, res.code)
@@ -339,12 +354,12 @@ func prove(ctx context.Context, repo state.Repo, hooks []wiredHook, e env) (time
 			h.blocks = true
 			h.proofMsg = reading.Why
 			fmt.Fprintf(w, "  blocks (%s); the agent reads:\n", reading.Why)
-			for _, l := range firstLines(reading.Reason, 6) {
+			for _, l := range doctorFirstLines(reading.Reason, 6) {
 				fmt.Fprintf(w, "    | %s\n", l)
 			}
 		default:
 			h.proofMsg = "allowed (" + reading.Why + ")"
-			fmt.Fprintf(w, "  does NOT block: %s\n  stdout: %s\n  stderr: %s\n", reading.Why, oneLineCut(res.stdout), oneLineCut(res.stderr))
+			fmt.Fprintf(w, "  does NOT block: %s\n  stdout: %s\n  stderr: %s\n", reading.Why, doctorOneLine(res.stdout), doctorOneLine(res.stderr))
 		}
 		if !h.blocks {
 			ok = false
@@ -356,12 +371,12 @@ func prove(ctx context.Context, repo state.Repo, hooks []wiredHook, e env) (time
 	done := map[harness.Name]bool{}
 	for i := range hooks {
 		h := &hooks[i]
-		if h.start || !h.info.Hook || done[h.spec.Name] || !isPlainStop(h) {
+		if h.start || !h.info.Hook || done[h.spec.Name] || !doctorIsPlainStop(h) {
 			continue
 		}
 		done[h.spec.Name] = true
 		session := fmt.Sprintf("vbd-doctor-pass-%d-%d", os.Getpid(), i)
-		var start *wiredHook
+		var start *doctorHook
 		for j := range hooks {
 			if hooks[j].start && hooks[j].spec.Name == h.spec.Name && hooks[j].info.Hook {
 				start = &hooks[j]
@@ -370,22 +385,22 @@ func prove(ctx context.Context, repo state.Repo, hooks []wiredHook, e env) (time
 		}
 		how := "a passing check"
 		if start != nil {
-			r := runHookCommand(ctx, start, passDir, harness.SyntheticEvent(h.spec.Name, start.event, passDir, session))
+			r := doctorRunHook(ctx, start, passDir, harness.SyntheticEvent(h.spec.Name, start.event, passDir, session))
 			start.proved = true
 			start.proofMsg = fmt.Sprintf("exit %d, %d bytes on stdout", r.code, len(r.stdout))
 			if r.err != nil || r.code != 0 || strings.TrimSpace(r.stdout) != "" {
-				start.problems = append(start.problems, fmt.Sprintf("the session-start hook must print nothing and exit 0; it gave exit %d, stdout %q", r.code, oneLineCut(r.stdout)))
+				start.problems = append(start.problems, fmt.Sprintf("the session-start hook must print nothing and exit 0; it gave exit %d, stdout %q", r.code, doctorOneLine(r.stdout)))
 				ok = false
 			}
 			how = "the tree unchanged since " + start.event
 		}
-		res := runHookCommand(ctx, h, passDir, harness.SyntheticEvent(h.spec.Name, h.event, passDir, session))
+		res := doctorRunHook(ctx, h, passDir, harness.SyntheticEvent(h.spec.Name, h.event, passDir, session))
 		reading := harness.Interpret(h.spec.Name, h.event, res.stdout, res.stderr, res.code)
 		fmt.Fprintf(w, "\n%s %s with %s: exit %d after %s\n", h.spec.Name, h.event, how, res.code, verdict.Round(res.took))
 		if res.err == nil && !reading.Blocks {
 			msg := ""
 			if reading.Reason != "" {
-				msg = "; message: " + oneLineCut(reading.Reason)
+				msg = "; message: " + doctorOneLine(reading.Reason)
 			}
 			fmt.Fprintf(w, "  allowed (%s)%s\n", reading.Why, msg)
 			continue
@@ -397,15 +412,15 @@ func prove(ctx context.Context, repo state.Repo, hooks []wiredHook, e env) (time
 		}
 		h.problems = append(h.problems, "a passing, unchanged tree was not let through: "+why)
 		fmt.Fprintf(w, "  NOT allowed (%s); the agent reads:\n", why)
-		for _, l := range firstLines(reading.Reason, 6) {
+		for _, l := range doctorFirstLines(reading.Reason, 6) {
 			fmt.Fprintf(w, "    | %s\n", l)
 		}
 	}
 	return suite, ok, nil
 }
 
-// isPlainStop is true for the main agent's stop event of a harness.
-func isPlainStop(h *wiredHook) bool {
+// doctorIsPlainStop is true for the main agent's stop event of a harness.
+func doctorIsPlainStop(h *doctorHook) bool {
 	switch h.event {
 	case "Stop", "AfterAgent", "stop", "agentStop":
 		return true
@@ -413,16 +428,16 @@ func isPlainStop(h *wiredHook) bool {
 	return false
 }
 
-type hookRun struct {
+type doctorHookRun struct {
 	stdout, stderr string
 	code           int
 	took           time.Duration
 	err            error
 }
 
-// runHookCommand runs a hook command as its harness would: through a
+// doctorRunHook runs a hook command as its harness would: through a
 // shell, in dir, with the event on stdin, killed at the harness's timeout.
-func runHookCommand(ctx context.Context, h *wiredHook, dir string, stdin []byte) hookRun {
+func doctorRunHook(ctx context.Context, h *doctorHook, dir string, stdin []byte) doctorHookRun {
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", h.command)
@@ -436,7 +451,7 @@ func runHookCommand(ctx context.Context, h *wiredHook, dir string, stdin []byte)
 	cmd.WaitDelay = 10 * time.Second
 	started := time.Now()
 	err := cmd.Run()
-	r := hookRun{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(started)}
+	r := doctorHookRun{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(started)}
 	if cmd.ProcessState != nil {
 		r.code = cmd.ProcessState.ExitCode()
 	}
@@ -452,18 +467,15 @@ func runHookCommand(ctx context.Context, h *wiredHook, dir string, stdin []byte)
 	return r
 }
 
-// copyRepo copies the repository's work tree (and .git, without vbd's own
-// state) to a temp dir. The cleanup removes it and any state vbd kept for it.
-func copyRepo(repo state.Repo) (string, func(), error) {
-	tmp, err := os.MkdirTemp("", "vbd-doctor-*")
-	if err != nil {
-		return "", nil, fmt.Errorf("create a temp dir: %w", err)
-	}
+// doctorCopyRepo copies the repository's work tree (and .git, without vbd's own
+// state) into tmp, leaving out the skipped dirs. The cleanup removes the
+// copy and any state vbd kept for it.
+func doctorCopyRepo(repo state.Repo, tmp string, skip []string) (string, func(), error) {
 	dst := filepath.Join(tmp, filepath.Base(repo.Root))
-	skip := ""
+	skip = append([]string{}, skip...)
 	if repo.IsGit() {
 		if sd, err := state.Dir(repo); err == nil {
-			skip = sd
+			skip = append(skip, sd)
 		}
 	}
 	cleanup := func() {
@@ -472,21 +484,29 @@ func copyRepo(repo state.Repo) (string, func(), error) {
 				_ = os.RemoveAll(sd)
 			}
 		}
-		_ = os.RemoveAll(tmp)
+		_ = os.RemoveAll(dst)
 	}
-	if err := copyTree(repo.Root, dst, skip); err != nil {
+	if err := doctorCopyTree(repo.Root, dst, skip); err != nil {
 		cleanup()
 		return "", nil, fmt.Errorf("copy %s: %w", repo.Root, err)
 	}
 	return dst, cleanup, nil
 }
 
-func copyTree(src, dst, skip string) error {
+func doctorCopyTree(src, dst string, skip []string) error {
+	for i, s := range skip {
+		if r, err := filepath.EvalSymlinks(s); err == nil {
+			skip[i] = r
+		}
+	}
+	if r, err := filepath.EvalSymlinks(src); err == nil {
+		src = r
+	}
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if skip != "" && p == skip {
+		if d.IsDir() && slices.Contains(skip, p) {
 			return filepath.SkipDir
 		}
 		rel, err := filepath.Rel(src, p)
@@ -508,13 +528,13 @@ func copyTree(src, dst, skip string) error {
 			}
 			return os.Symlink(link, target)
 		case info.Mode().IsRegular():
-			return copyFile(p, target, info.Mode().Perm())
+			return doctorCopyFile(p, target, info.Mode().Perm())
 		}
 		return nil // sockets, devices, pipes
 	})
 }
 
-func copyFile(src, dst string, perm fs.FileMode) error {
+func doctorCopyFile(src, dst string, perm fs.FileMode) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -531,13 +551,13 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 	return out.Close()
 }
 
-// plantFailure appends a failing [[check]] to the copy's .vbd.toml, keeping
+// doctorPlantFailure appends a failing [[check]] to the copy's .vbd.toml, keeping
 // the user's own checks and settings; if the file cannot take an appended
 // table, the planted check replaces it.
-func plantFailure(dir string) error {
+func doctorPlantFailure(dir string) error {
 	path := filepath.Join(dir, detect.ConfigFile)
 	old, _ := os.ReadFile(path)
-	check := fmt.Sprintf("\n[[check]]\nname = %q\nrun = %q\n", plantedFail, "echo 'planted by vbd doctor --prove: this check fails on purpose'; exit 1")
+	check := fmt.Sprintf("\n[[check]]\nname = %q\nrun = %q\n", doctorPlantedFail, "echo 'planted by vbd doctor --prove: this check fails on purpose'; exit 1")
 	data := append(append([]byte{}, old...), []byte(check)...)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("plant the failing check: %w", err)
@@ -548,11 +568,11 @@ func plantFailure(dir string) error {
 	return nil
 }
 
-// plantPass gives the copy a .vbd.toml with one passing check and every
+// doctorPlantPass gives the copy a .vbd.toml with one passing check and every
 // detected check disabled, so the proof does not depend on the suite.
-func plantPass(dir string) error {
+func doctorPlantPass(dir string) error {
 	path := filepath.Join(dir, detect.ConfigFile)
-	check := fmt.Sprintf("[[check]]\nname = %q\nrun = %q\n", plantedPass, "echo 'planted by vbd doctor --prove: this check passes'")
+	check := fmt.Sprintf("[[check]]\nname = %q\nrun = %q\n", doctorPlantedPass, "echo 'planted by vbd doctor --prove: this check passes'")
 	if err := os.WriteFile(path, []byte(check), 0o644); err != nil {
 		return fmt.Errorf("plant the passing check: %w", err)
 	}
@@ -562,7 +582,7 @@ func plantPass(dir string) error {
 	}
 	var names []string
 	for _, c := range plan.Checks {
-		if c.Name != plantedPass {
+		if c.Name != doctorPlantedPass {
 			names = append(names, fmt.Sprintf("%q", c.Name))
 		}
 	}
@@ -573,7 +593,7 @@ func plantPass(dir string) error {
 	return os.WriteFile(path, []byte(cfg), 0o644)
 }
 
-func firstLines(s string, n int) []string {
+func doctorFirstLines(s string, n int) []string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
 		lines = append(lines[:n], "…")
@@ -581,7 +601,7 @@ func firstLines(s string, n int) []string {
 	return lines
 }
 
-func oneLineCut(s string) string {
+func doctorOneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if r := []rune(s); len(r) > 160 {
 		return string(r[:159]) + "…"

@@ -84,7 +84,7 @@ func installHarness(ctx context.Context, g *Globals, e env, i *installCmd) error
 		fmt.Fprintf(w, "After %d blocks in a row, vbd lets the stop through and tells you the work is not verified.\n", i.MaxBlocks)
 	}
 	fmt.Fprintf(w, "Still to do: %s\n", spec.Needs)
-	fmt.Fprintf(w, "Check the wiring with `vbd doctor --prove`.\n")
+	fmt.Fprintf(w, "Check the wiring with `vbd doctor --doctorProve`.\n")
 	return nil
 }
 
@@ -146,18 +146,18 @@ func hookTiming(ctx context.Context, repo state.Repo, e env, i *installCmd) (har
 	suite := i.Measured
 	if suite <= 0 {
 		var err error
-		suite, err = measureSuite(ctx, repo, e, i.Quick)
+		suite, err = hookMeasureSuite(ctx, repo, e, i.Quick)
 		if err != nil {
 			return harness.Timing{}, err
 		}
 	} else {
-		recordSuiteTime(repo, suite, "vbd install --measured")
+		hookRecordSuite(repo, suite, "vbd install --measured")
 	}
 	return harness.TimingFromSuite(suite), nil
 }
 
-// measureSuite runs the suite once, as the hook will, and returns its time.
-func measureSuite(ctx context.Context, repo state.Repo, e env, quick bool) (time.Duration, error) {
+// hookMeasureSuite runs the suite once, as the hook will, and returns its time.
+func hookMeasureSuite(ctx context.Context, repo state.Repo, e env, quick bool) (time.Duration, error) {
 	mode := "full"
 	if quick {
 		mode = "quick"
@@ -176,12 +176,12 @@ func measureSuite(ctx context.Context, repo state.Repo, e env, quick bool) (time
 	if v.Verdict.Code != verdict.ExitVerified {
 		fmt.Fprintf(e.stderr, "vbd: note: the gate will block until this is a verified pass (run `vbd` to see why it is not)\n")
 	}
-	recordSuiteTime(repo, took, "vbd install")
+	hookRecordSuite(repo, took, "vbd install")
 	return took, nil
 }
 
-// recordSuiteTime keeps the suite time for vbd doctor.
-func recordSuiteTime(repo state.Repo, d time.Duration, source string) {
+// hookRecordSuite keeps the suite time for vbd doctor.
+func hookRecordSuite(repo state.Repo, d time.Duration, source string) {
 	if dir, err := state.Dir(repo); err == nil {
 		_ = harness.Store{Dir: dir}.SetSuiteTime(d, source)
 	}
@@ -216,4 +216,3 @@ func hookRel(root, p string) string {
 func hookSecs(d time.Duration) string {
 	return fmt.Sprintf("%ds", int64((d+time.Second-1)/time.Second))
 }
-

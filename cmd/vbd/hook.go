@@ -58,7 +58,7 @@ func runHook(ctx context.Context, args []string, e env) int {
 	rest, _ := hookArgs(args)
 	return harness.Serve(ctx, rest, harness.Env{
 		Stdin:           e.stdin,
-		StdinIsTerminal: isTerminalReader(e.stdin),
+		StdinIsTerminal: hookStdinIsTerminal(e.stdin),
 		Stdout:          e.stdout,
 		Stderr:          e.stderr,
 		Verify:          hookVerify,
@@ -89,7 +89,7 @@ func hookVerify(ctx context.Context, r harness.Request) (*harness.Run, error) {
 	return run, nil
 }
 
-func isTerminalReader(r any) bool {
+func hookStdinIsTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
 }

@@ -1,0 +1,572 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/vbd-dev/vbd/state"
+)
+
+// BackupSuffix is appended to a config file's name for the copy vbd keeps
+// before it changes the file.
+const BackupSuffix = ".vbd-backup"
+
+// Hook is the hook vbd installs: one command for every event, with the
+// harness timeout for stop events and a short one for the session start.
+type Hook struct {
+	Command      string
+	Timeout      time.Duration
+	StartTimeout time.Duration
+}
+
+// Command is a hook command as vbd understands it.
+type Command struct {
+	// Program is the first word, unquoted.
+	Program string
+	// Vbd is true when the program is vbd (by name, or the given binary).
+	Vbd bool
+	// Hook is true for `vbd hook ...`; false for a plain `vbd`, whose exit
+	// 1 every harness reads as "allow".
+	Hook bool
+	// Harness is the harness argument of `vbd hook`.
+	Harness string
+	// Budget is the --budget value, empty when none is passed.
+	Budget string
+	Quick  bool
+}
+
+// InspectCommand reads a hook command line. exe, when set, is the running
+// vbd binary, recognised even under another name.
+func InspectCommand(cmd, exe string) Command {
+	words := shellWords(cmd)
+	var c Command
+	if len(words) == 0 {
+		return c
+	}
+	c.Program = words[0]
+	base := filepath.Base(c.Program)
+	c.Vbd = base == "vbd" || base == "vbd.exe" || (exe != "" && (c.Program == exe || base == filepath.Base(exe) && filepath.IsAbs(c.Program)))
+	if q := shellQuote(exe) + " hook "; !c.Vbd && exe != "" && strings.Contains(cmd, q) {
+		// e.g. `cd sub && /abs/vbd hook claude`: read from the binary on.
+		c.Vbd = true
+		words = shellWords(cmd[strings.Index(cmd, q):])
+		c.Program = words[0]
+	}
+	if !c.Vbd {
+		return c
+	}
+	args := words[1:]
+	// Global flags may come before the command.
+	for len(args) > 0 && (args[0] == "-C" || args[0] == "--directory") {
+		args = args[min(2, len(args)):]
+	}
+	for len(args) > 0 && (strings.HasPrefix(args[0], "-C") || strings.HasPrefix(args[0], "--directory=")) {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0] != "hook" {
+		return c
+	}
+	c.Hook = true
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--budget" && i+1 < len(args):
+			c.Budget = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--budget="):
+			c.Budget = strings.TrimPrefix(a, "--budget=")
+		case a == "--quick":
+			c.Quick = true
+		case a == "--max-blocks" || a == "-C" || a == "--directory":
+			i++
+		case !strings.HasPrefix(a, "-") && c.Harness == "":
+			c.Harness = a
+		}
+	}
+	return c
+}
+
+// IsVbdCommand reports whether a hook command is one vbd install writes:
+// `vbd hook ...`, by vbd's name or the binary exe. A user's own plain
+// `vbd` in some hook is theirs, and is kept.
+func IsVbdCommand(cmd, exe string) bool {
+	c := InspectCommand(cmd, exe)
+	return c.Vbd && c.Hook
+}
+
+// shellWords splits a command line into words, honouring single and double
+// quotes and backslashes. It stops at the first shell operator, which is
+// enough to find a hook's program and arguments.
+func shellWords(s string) []string {
+	var (
+		words []string
+		cur   strings.Builder
+		in    bool
+		quote rune
+	)
+	flush := func() {
+		if in {
+			words = append(words, cur.String())
+			cur.Reset()
+			in = false
+		}
+	}
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else if r == '\\' && quote == '"' && i+1 < len(rs) {
+				i++
+				cur.WriteRune(rs[i])
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == '\\' && i+1 < len(rs):
+			i++
+			cur.WriteRune(rs[i])
+			in = true
+		case r == ' ' || r == '\t' || r == '\n':
+			flush()
+		case strings.ContainsRune(";&|", r):
+			flush()
+			return words
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	flush()
+	return words
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but safe
+// characters.
+func shellQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%^", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// HookCommand is the command line vbd installs: the absolute binary, the
+// harness, and the flags.
+func HookCommand(exe string, n Name, budget time.Duration, quick bool, maxBlocks int) string {
+	parts := []string{shellQuote(exe), "hook", string(n), "--budget", secs(budget)}
+	if quick {
+		parts = append(parts, "--quick")
+	}
+	if maxBlocks != DefaultMaxBlocks {
+		parts = append(parts, "--max-blocks", fmt.Sprint(maxBlocks))
+	}
+	return strings.Join(parts, " ")
+}
+
+// container returns the object holding the event arrays: the top-level
+// "hooks" object, or the document itself for Devin. create adds a missing
+// "hooks" key.
+func container(path string, doc *object, spec Spec, create bool) (*object, error) {
+	if !spec.wrapped {
+		return doc, nil
+	}
+	v, ok := doc.get("hooks")
+	if !ok {
+		if !create {
+			return nil, nil
+		}
+		h := newObject()
+		doc.set("hooks", h)
+		return h, nil
+	}
+	h, ok := v.(*object)
+	if !ok {
+		return nil, fmt.Errorf(`%s: "hooks" is %s, not an object; vbd changed nothing. Fix the file, then run the command again`, path, jsonKind(plain(v)))
+	}
+	return h, nil
+}
+
+// entryCommands returns the commands an event entry runs: a group's inner
+// hooks, or a flat entry's command/bash/powershell.
+func entryCommands(e any) []string {
+	m, ok := e.(*object)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, k := range []string{"command", "bash", "powershell"} {
+		if v, ok := m.get(k); ok {
+			if s, ok := v.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// stripEvent removes vbd's entries from one event array and returns what
+// is left and how many were removed. A group loses only vbd's inner hooks,
+// and is dropped when none of its hooks is left.
+func stripEvent(arr []any, ours func(string) bool) ([]any, int) {
+	out := make([]any, 0, len(arr))
+	removed := 0
+	for _, e := range arr {
+		m, ok := e.(*object)
+		if !ok {
+			out = append(out, e)
+			continue
+		}
+		if slices.ContainsFunc(entryCommands(m), ours) {
+			removed++
+			continue
+		}
+		inner, ok := m.get("hooks")
+		list, isList := inner.([]any)
+		if !ok || !isList {
+			out = append(out, e)
+			continue
+		}
+		kept := make([]any, 0, len(list))
+		n := 0
+		for _, h := range list {
+			if slices.ContainsFunc(entryCommands(h), ours) {
+				n++
+				continue
+			}
+			kept = append(kept, h)
+		}
+		removed += n
+		if n > 0 && len(kept) == 0 {
+			continue
+		}
+		if n > 0 {
+			m.set("hooks", kept)
+		}
+		out = append(out, e)
+	}
+	return out, removed
+}
+
+// strip removes vbd's entries from every event array of the container.
+// Keys whose array vbd emptied are deleted unless keep names them.
+func strip(path string, events *object, ours func(string) bool, keep []string) (int, error) {
+	total := 0
+	for _, k := range slices.Clone(events.keys) {
+		v := events.vals[k]
+		arr, ok := v.([]any)
+		if !ok {
+			continue
+		}
+		left, n := stripEvent(arr, ours)
+		total += n
+		if n == 0 {
+			continue
+		}
+		if len(left) == 0 && !slices.Contains(keep, k) {
+			events.del(k)
+			continue
+		}
+		events.set(k, left)
+	}
+	return total, nil
+}
+
+// entry builds vbd's entry for one event in the harness's shape.
+func entry(spec Spec, command string, timeout time.Duration) *object {
+	t := timeoutNumber(timeout, spec.TimeoutUnit)
+	hook := newObject()
+	switch spec.shape {
+	case flatShape:
+		hook.set("command", command)
+		hook.set("timeout", t)
+		return hook
+	case copilotShape:
+		hook.set("type", "command")
+		hook.set("bash", command)
+		hook.set("cwd", ".")
+		hook.set("timeoutSec", t)
+		return hook
+	}
+	group := newObject()
+	if spec.shape == matcherShape || spec.shape == geminiShape {
+		group.set("matcher", "*")
+	}
+	if spec.shape == geminiShape {
+		hook.set("name", "vbd")
+	}
+	hook.set("type", "command")
+	hook.set("command", command)
+	hook.set("timeout", t)
+	group.set("hooks", []any{hook})
+	return group
+}
+
+func timeoutNumber(d time.Duration, unit time.Duration) json.Number {
+	n := int64(math.Ceil(float64(d) / float64(unit)))
+	return json.Number(fmt.Sprint(max(n, 1)))
+}
+
+// Merge returns data with vbd's hook installed: every entry that is not
+// vbd's is kept as it was, in order; vbd's earlier entries are replaced, so
+// merging twice gives the same bytes as merging once.
+func Merge(path string, data []byte, spec Spec, hook Hook, ours func(string) bool) ([]byte, error) {
+	doc, err := decodeDoc(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if spec.version {
+		if _, ok := doc.get("version"); !ok {
+			doc.keys = append([]string{"version"}, doc.keys...)
+			doc.vals["version"] = json.Number("1")
+		}
+	}
+	events, err := container(path, doc, spec, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkEventArrays(path, events, spec); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(spec.Events))
+	for _, e := range spec.Events {
+		names = append(names, e.Name)
+	}
+	if _, err := strip(path, events, ours, names); err != nil {
+		return nil, err
+	}
+	for _, e := range spec.Events {
+		timeout := hook.Timeout
+		if e.Start && hook.StartTimeout > 0 {
+			timeout = hook.StartTimeout
+		}
+		var arr []any
+		if v, ok := events.get(e.Name); ok {
+			arr = v.([]any)
+		}
+		events.set(e.Name, append(arr, entry(spec, hook.Command, timeout)))
+	}
+	return encodeDoc(doc), nil
+}
+
+// checkEventArrays refuses a file where an event vbd writes is not an array.
+func checkEventArrays(path string, events *object, spec Spec) error {
+	for _, e := range spec.Events {
+		if v, ok := events.get(e.Name); ok {
+			if _, ok := v.([]any); !ok {
+				return fmt.Errorf("%s: the %q hooks are %s, not an array; vbd changed nothing. Fix the file, then run the command again", path, e.Name, jsonKind(plain(v)))
+			}
+		}
+	}
+	return nil
+}
+
+// Strip returns data without vbd's entries, and how many it removed. empty
+// is true when nothing is left that vbd did not write (the file can go).
+func Strip(path string, data []byte, spec Spec, ours func(string) bool) (out []byte, removed int, empty bool, err error) {
+	doc, err := decodeDoc(path, data)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	events, err := container(path, doc, spec, false)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if events == nil {
+		return data, 0, false, nil
+	}
+	removed, err = strip(path, events, ours, nil)
+	if err != nil || removed == 0 {
+		return data, removed, false, err
+	}
+	if spec.wrapped && events.len() == 0 {
+		doc.del("hooks")
+	}
+	empty = doc.len() == 0
+	if spec.version && doc.len() == 1 {
+		_, empty = doc.get("version")
+	}
+	return encodeDoc(doc), removed, empty, nil
+}
+
+// Entry is one hook command found in a config file.
+type Entry struct {
+	// Event is the event it runs on.
+	Event   string
+	Command string
+	// Timeout is the configured timeout; zero when the entry sets none
+	// (the harness default applies).
+	Timeout time.Duration
+}
+
+// ReadHooks lists every hook command in a config file's data, in file order.
+func ReadHooks(path string, data []byte, spec Spec) ([]Entry, error) {
+	doc, err := decodeDoc(path, data)
+	if err != nil {
+		return nil, err
+	}
+	events, err := container(path, doc, spec, false)
+	if err != nil || events == nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, ev := range events.keys {
+		arr, ok := events.vals[ev].([]any)
+		if !ok {
+			continue
+		}
+		for _, e := range arr {
+			m, ok := e.(*object)
+			if !ok {
+				continue
+			}
+			hooks := []any{m}
+			if inner, ok := m.get("hooks"); ok {
+				if list, ok := inner.([]any); ok {
+					hooks = list
+				}
+			}
+			for _, h := range hooks {
+				hm, ok := h.(*object)
+				if !ok {
+					continue
+				}
+				for _, c := range entryCommands(hm) {
+					out = append(out, Entry{Event: ev, Command: c, Timeout: readTimeout(hm, spec)})
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func readTimeout(m *object, spec Spec) time.Duration {
+	for _, k := range []string{"timeout", "timeoutSec"} {
+		v, ok := m.get(k)
+		if !ok {
+			continue
+		}
+		n, ok := v.(json.Number)
+		if !ok {
+			continue
+		}
+		f, err := n.Float64()
+		if err != nil {
+			continue
+		}
+		unit := spec.TimeoutUnit
+		if k == "timeoutSec" || unit == 0 {
+			unit = time.Second
+		}
+		return time.Duration(f * float64(unit))
+	}
+	return 0
+}
+
+// Change says what Install or Uninstall did to a file.
+type Change struct {
+	Path string
+	// Created is true when the file did not exist before.
+	Created bool
+	// Changed is false when the file already said exactly this.
+	Changed bool
+	// Deleted is true when uninstall removed a file left with nothing.
+	Deleted bool
+	// Backup is the copy of the previous content, empty when none was made.
+	Backup string
+	// Removed counts vbd entries uninstall took out.
+	Removed int
+}
+
+// Install merges vbd's hook into the harness's project config under root,
+// writing atomically and keeping the previous content in a backup.
+func Install(root string, spec Spec, hook Hook, ours func(string) bool) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(spec.File))
+	ch := Change{Path: path}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		ch.Created = true
+	case err != nil:
+		return ch, fmt.Errorf("read %s: %w", path, err)
+	}
+	out, err := Merge(path, old, spec, hook, ours)
+	if err != nil {
+		return ch, err
+	}
+	if !ch.Created && bytes.Equal(out, old) {
+		return ch, nil
+	}
+	return ch, writeWithBackup(&ch, old, out)
+}
+
+// Uninstall removes vbd's entries from the harness's project config under
+// root, keeping every other key and hook, and deletes the file when
+// nothing but vbd's wiring was in it.
+func Uninstall(root string, spec Spec, ours func(string) bool) (Change, error) {
+	path := filepath.Join(root, filepath.FromSlash(spec.File))
+	ch := Change{Path: path}
+	old, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ch, nil
+	}
+	if err != nil {
+		return ch, fmt.Errorf("read %s: %w", path, err)
+	}
+	out, removed, empty, err := Strip(path, old, spec, ours)
+	if err != nil || removed == 0 {
+		return ch, err
+	}
+	ch.Removed = removed
+	if empty {
+		ch.Backup = path + BackupSuffix
+		if err := state.WriteFileAtomic(ch.Backup, old, 0o644); err != nil {
+			return ch, err
+		}
+		if err := os.Remove(path); err != nil {
+			return ch, fmt.Errorf("remove %s: %w", path, err)
+		}
+		ch.Changed, ch.Deleted = true, true
+		return ch, nil
+	}
+	return ch, writeWithBackup(&ch, old, out)
+}
+
+func writeWithBackup(ch *Change, old, out []byte) error {
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(ch.Path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if !ch.Created {
+		ch.Backup = ch.Path + BackupSuffix
+		if err := state.WriteFileAtomic(ch.Backup, old, perm); err != nil {
+			return err
+		}
+	}
+	if err := state.WriteFileAtomic(ch.Path, out, perm); err != nil {
+		return err
+	}
+	ch.Changed = true
+	return nil
+}

@@ -1,0 +1,292 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Input is what a harness told the hook on stdin, normalised across
+// harnesses.
+type Input struct {
+	// Harness is the harness the input came from: as named on the command
+	// line, or sniffed for auto.
+	Harness Name
+	// Event is the hook event as the harness names it ("Stop",
+	// "TaskCompleted", "AfterAgent", "stop", "agentStop"...). Empty when the
+	// input did not say.
+	Event string
+	// Session identifies the conversation (session_id, sessionId or
+	// Cursor's conversation_id).
+	Session string
+	// Cwd is the directory to verify (cwd, or Cursor's first workspace root).
+	Cwd string
+	// StopHookActive is true when an earlier stop hook blocked this turn.
+	// vbd records it but gives no free pass for it.
+	StopHookActive bool
+	// LoopCount is Cursor's count of earlier follow-ups.
+	LoopCount int
+	// TaskID is Claude Code's TaskCompleted task.
+	TaskID string
+	// AgentID names the subagent of a SubagentStop.
+	AgentID string
+	// Status is Cursor's stop status: "completed", "aborted", "error".
+	Status string
+	// Source is a session start's source ("startup", "resume", ...).
+	Source string
+	// BackgroundTasks are Claude Code's in-flight tasks at a Stop.
+	BackgroundTasks []BackgroundTask
+	// Dialect is Copilot's payload spelling: "agentStop" (camelCase) or
+	// "Stop" (snake_case).
+	Dialect string
+	// Raw is the decoded object; nil when the input was unreadable.
+	Raw map[string]any
+	// Problem, when set, says why stdin could not be read as a JSON object.
+	// The hook then verifies the current directory anyway.
+	Problem string
+}
+
+// BackgroundTask is one entry of Claude Code's background_tasks.
+type BackgroundTask struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	Status      string `json:"status"`
+	Description string `json:"description"`
+	Command     string `json:"command,omitempty"`
+	AgentType   string `json:"agent_type,omitempty"`
+	Name        string `json:"name,omitempty"`
+}
+
+// String names the task for the agent: what it is and how to recognise it.
+func (t BackgroundTask) String() string {
+	var b strings.Builder
+	b.WriteString(orDefault(t.ID, "(no id)"))
+	var kind []string
+	for _, s := range []string{t.Type, t.AgentType, t.Status} {
+		if s != "" {
+			kind = append(kind, s)
+		}
+	}
+	if len(kind) > 0 {
+		b.WriteString(" (" + strings.Join(kind, ", ") + ")")
+	}
+	if t.Name != "" {
+		b.WriteString(" " + t.Name)
+	}
+	if t.Description != "" {
+		b.WriteString(": " + t.Description)
+	}
+	if t.Command != "" {
+		b.WriteString(" [$ " + t.Command + "]")
+	}
+	return b.String()
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// bom is the UTF-8 byte order mark some harnesses (Cursor) send first.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// ErrEmptyInput is ParseInput's error for empty stdin.
+var ErrEmptyInput = errors.New("stdin was empty")
+
+// ParseInput decodes a hook's stdin: it strips a UTF-8 BOM and surrounding
+// whitespace and decodes one JSON object. Anything else is an error that
+// says what was wrong, never a panic.
+func ParseInput(data []byte) (map[string]any, error) {
+	data = bytes.TrimPrefix(data, bom)
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, ErrEmptyInput
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("stdin is not JSON: %w", err)
+	}
+	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+		return nil, errors.New("stdin holds more than one JSON value, or text after it")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("stdin is JSON but not an object (%s)", jsonKind(v))
+	}
+	return m, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// Parse reads stdin for harness n (Auto sniffs it). An unreadable input
+// still yields an Input, with Problem set and the harness as named (or
+// Unknown for auto).
+func Parse(n Name, data []byte, getenv func(string) string) Input {
+	m, err := ParseInput(data)
+	if err != nil {
+		in := Input{Harness: n, Problem: err.Error()}
+		if n == Auto {
+			in.Harness = SniffEnv(getenv)
+		}
+		return in
+	}
+	if n == Auto {
+		n = Sniff(m)
+		if n == Unknown {
+			n = SniffEnv(getenv)
+		}
+	}
+	return fromMap(n, m)
+}
+
+func fromMap(n Name, m map[string]any) Input {
+	in := Input{Harness: n, Raw: m}
+	in.Event = str(m, "hook_event_name")
+	in.Session = firstStr(m, "session_id", "sessionId", "conversation_id")
+	in.Cwd = str(m, "cwd")
+	if in.Cwd == "" {
+		if roots, ok := m["workspace_roots"].([]any); ok && len(roots) > 0 {
+			in.Cwd, _ = roots[0].(string)
+		}
+	}
+	in.StopHookActive, _ = m["stop_hook_active"].(bool)
+	if n, ok := m["loop_count"].(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			in.LoopCount = int(i)
+		}
+	}
+	in.TaskID = str(m, "task_id")
+	in.AgentID = firstStr(m, "agent_id", "agentId")
+	in.Status = str(m, "status")
+	in.Source = str(m, "source")
+	if tasks, ok := m["background_tasks"].([]any); ok {
+		for _, t := range tasks {
+			in.BackgroundTasks = append(in.BackgroundTasks, backgroundTask(t))
+		}
+	}
+	if n == Copilot {
+		switch {
+		case str(m, "sessionId") != "" || m["stopReason"] != nil:
+			in.Dialect = "agentStop"
+			if in.Event == "" {
+				in.Event = "agentStop"
+				if in.AgentID != "" {
+					in.Event = "subagentStop"
+				}
+			}
+		default:
+			in.Dialect = "Stop"
+		}
+	}
+	if n == Cursor && in.Event == "" {
+		in.Event = "stop"
+	}
+	return in
+}
+
+// backgroundTask reads one background_tasks entry; an entry that is not an
+// object still counts as a task in flight.
+func backgroundTask(v any) BackgroundTask {
+	m, ok := v.(map[string]any)
+	if !ok {
+		b, _ := json.Marshal(v)
+		return BackgroundTask{Description: string(b)}
+	}
+	return BackgroundTask{
+		ID: str(m, "id"), Type: str(m, "type"), Status: str(m, "status"),
+		Description: str(m, "description"), Command: str(m, "command"),
+		AgentType: str(m, "agent_type"), Name: str(m, "name"),
+	}
+}
+
+func str(m map[string]any, key string) string {
+	switch v := m[key].(type) {
+	case string:
+		return v
+	case json.Number:
+		return v.String()
+	}
+	return ""
+}
+
+func firstStr(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s := str(m, k); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func has(m map[string]any, key string) bool {
+	_, ok := m[key]
+	return ok
+}
+
+// Sniff names the harness that sent a decoded input, following the
+// contract's ordered rules. It returns Unknown when no rule matches.
+func Sniff(m map[string]any) Name {
+	event := str(m, "hook_event_name")
+	_, tsIsString := m["timestamp"].(string)
+	switch {
+	// 1. Gemini CLI's AfterAgent.
+	case event == "AfterAgent" || has(m, "prompt_response"):
+		return Gemini
+	// 2. Cursor.
+	case has(m, "conversation_id") && (has(m, "loop_count") || has(m, "workspace_roots") || has(m, "cursor_version")):
+		return Cursor
+	// 3. Codex's turn_id extension.
+	case has(m, "turn_id"):
+		return Codex
+	// 4. Copilot's camelCase agentStop.
+	case has(m, "sessionId") && has(m, "stopReason"):
+		return Copilot
+	// 5. Copilot's snake_case Stop (e.g. Copilot CLI loading .claude/settings.json).
+	case event == "Stop" && has(m, "stop_reason") && tsIsString && !has(m, "permission_mode"):
+		return Copilot
+	// 6. Claude Code.
+	case (event == "Stop" || event == "SubagentStop" || event == "TaskCompleted") && has(m, "permission_mode"):
+		return Claude
+	}
+	return Unknown
+}
+
+// SniffEnv names the harness from the hook's environment, the fallback
+// when stdin does not say. Gemini is tested first because it also sets
+// CLAUDE_PROJECT_DIR; CLAUDECODE=1 is set by Claude Code only.
+func SniffEnv(getenv func(string) string) Name {
+	if getenv == nil {
+		return Unknown
+	}
+	switch {
+	case getenv("GEMINI_PROJECT_DIR") != "" || getenv("GEMINI_SESSION_ID") != "":
+		return Gemini
+	case getenv("CLAUDECODE") == "1":
+		return Claude
+	case getenv("DEVIN_PROJECT_DIR") != "":
+		return Devin
+	case getenv("COPILOT_AGENT_PROMPT") != "":
+		return Copilot
+	}
+	return Unknown
+}
