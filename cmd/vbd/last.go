@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -100,16 +98,13 @@ func callerText(c receipt.Caller) string {
 // reuse is not off), fills v from it and returns true: the run is skipped,
 // and says so.
 //
-// The fingerprint is kept for saveReceipt even when nothing is reused, so
-// that the receipt records the tree the checks were started on. Since
-// verification has no field for it, it is kept in a small file next to
-// the receipts, named for this process and this verification's start.
+// The fingerprint is kept in v.Stamp even when nothing is reused (and with
+// --no-cache), so that the receipt records the tree the checks were
+// started on and a later run can reuse it.
 func tryReuse(req verifyRequest, v *verification) bool {
 	stamp := takeStamp(req, v)
+	v.Stamp = &stamp
 	store := receipt.Open(v.StateDir)
-	// Without the stash the receipt records no fingerprint (saveReceipt
-	// says so); reusing an earlier receipt is still sound.
-	_ = stashStamp(store, v, stamp)
 	if req.NoCache || stamp.Fingerprint == "" || !reuseOn(v.Config) {
 		return false
 	}
@@ -150,35 +145,6 @@ func takeStamp(req verifyRequest, v *verification) receipt.Stamp {
 	return receipt.Take(context.Background(), v.Repo.Root, staged, v.Plan, config, version())
 }
 
-// stashPath names the kept fingerprint of one verification: the pid and
-// the start time tell apart every verification on this machine.
-func stashPath(store receipt.Store, v *verification) string {
-	return filepath.Join(store.Dir, ".pending-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(v.Started.UnixNano(), 10)+".json")
-}
-
-func stashStamp(store receipt.Store, v *verification, s receipt.Stamp) error {
-	data, err := json.Marshal(s)
-	if err != nil {
-		return err
-	}
-	return state.WriteFileAtomic(stashPath(store, v), data, 0o644)
-}
-
-// unstashStamp returns the fingerprint tryReuse took and removes its file.
-func unstashStamp(store receipt.Store, v *verification) (receipt.Stamp, bool) {
-	p := stashPath(store, v)
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return receipt.Stamp{}, false
-	}
-	_ = os.Remove(p)
-	var s receipt.Stamp
-	if json.Unmarshal(data, &s) != nil {
-		return receipt.Stamp{}, false
-	}
-	return s, true
-}
-
 // saveReceipt writes v's receipt to the state dir. Every caller calls it
 // once it has decided what it answers.
 func saveReceipt(v *verification) error {
@@ -190,13 +156,15 @@ func saveReceipt(v *verification) error {
 // even when it could not be stored, so that it can still be printed.
 func writeReceipt(v *verification) (*receipt.Receipt, error) {
 	store := receipt.Open(v.StateDir)
-	stamp, ok := unstashStamp(store, v)
+	var stamp receipt.Stamp
 	switch {
-	case !ok:
+	case v.Stamp == nil:
 		stamp.Note = "no fingerprint was taken before the checks ran, so this run is not reusable"
 	case v.Reused == nil:
 		// Checks ran: the fingerprint holds only if the tree held still.
-		stamp = stamp.Recheck()
+		stamp = v.Stamp.Recheck()
+	default:
+		stamp = *v.Stamp
 	}
 	r := newReceipt(v, stamp)
 	if _, err := store.Save(r, time.Now()); err != nil {

@@ -25,7 +25,7 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err := validateLimits(r.Budget, r.Timeout, r.Jobs); err != nil {
 		return err
 	}
-	req := verifyRequest{Dir: g.Dir, Quick: r.Quick, Budget: r.Budget, Timeout: r.Timeout, Jobs: r.Jobs, FailFast: r.FailFast, Caller: caller{Kind: "cli"}}
+	req := verifyRequest{Dir: g.Dir, Quick: r.Quick, Budget: r.Budget, Timeout: r.Timeout, Jobs: r.Jobs, FailFast: r.FailFast, NoCache: r.NoCache, Caller: caller{Kind: "cli"}}
 	if isTerminal(e.stderr) {
 		req.Progress = e.stderr
 	}

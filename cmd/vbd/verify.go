@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -79,6 +80,9 @@ type verification struct {
 	Hook *hookDecision
 	// Verified says what was verified: "work tree" or "staged snapshot".
 	Verified string
+	// Stamp is the tree fingerprint taken before any check ran; nil when
+	// none was taken.
+	Stamp *receipt.Stamp
 }
 
 // reuseInfo names the earlier receipt a reused verification rests on.
@@ -157,7 +161,9 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 		Repo: repo, StateDir: stateDir, Config: cfg, Plan: plan, Started: started,
 		Request: req, Verified: "work tree",
 	}
-	if !req.NoCache && tryReuse(req, v) {
+	// tryReuse also takes the tree fingerprint the receipt records, so it
+	// runs with --no-cache too; it honours NoCache itself.
+	if tryReuse(req, v) {
 		return v, nil
 	}
 	budget, jobs := resolveLimits(req, cfg)

@@ -1,0 +1,240 @@
+package receipt
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+)
+
+// ProbeTimeout bounds each tool-version probe. A probe that does not answer
+// in time leaves the run without a fingerprint (so it runs, and is not
+// reusable) rather than guessing.
+const ProbeTimeout = 3 * time.Second
+
+// fingerprintEnv are the variables, inherited by every check, that change
+// what a check builds or runs without changing a file. The whole
+// environment cannot be hashed: it differs between any two shells or hook
+// sessions (PWD, SHLVL, session ids), and reuse would never happen.
+func fingerprintEnv() []string {
+	return []string{
+		"GOFLAGS", "GOTOOLCHAIN", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "GO386",
+		"CGO_ENABLED", "GOEXPERIMENT", "GOWORK", "CC", "CXX", "CGO_CFLAGS", "CGO_LDFLAGS",
+		"NODE_ENV", "NODE_PATH", "PYTHONPATH", "VIRTUAL_ENV", "RUSTFLAGS",
+	}
+}
+
+// Inputs lists what a check can see besides the tree, for Fingerprint's
+// extra: vbd's version, the config file's bytes, the plan, the variables
+// of fingerprintEnv, and the version and path of each tool the plan runs.
+//
+// The plan is hashed so that a quick plan and a full plan of the same tree
+// match (a check skipped only because of --quick counts as planned): the
+// mode is compared separately, by FindReusable, where a full pass may
+// answer a quick request. Tool versions come from running `go version`,
+// `node --version`… in parallel, in each check's directory and environment
+// (toolchain switches such as GOTOOLCHAIN or a go.mod toolchain line act
+// there); a tool not on PATH is recorded as absent.
+func Inputs(ctx context.Context, plan detect.Plan, config []byte, vbdVersion string) ([]string, error) {
+	out := []string{"vbd " + vbdVersion}
+	if config == nil {
+		out = append(out, "config none")
+	} else {
+		sum := sha256.Sum256(config)
+		out = append(out, "config "+hex.EncodeToString(sum[:]))
+	}
+	out = append(out, "plan "+PlanKey(plan))
+	for _, k := range fingerprintEnv() {
+		if v, ok := os.LookupEnv(k); ok {
+			out = append(out, "env "+k+"="+v)
+		}
+	}
+	tools, err := toolVersions(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, tools...), nil
+}
+
+// planned reports whether a check counts as part of the plan for the
+// fingerprint: it runs, or it is skipped only because the run is quick.
+func planned(c detect.Check) bool {
+	return c.Vacuous == "" && (c.Skipped == "" || c.Skipped == "quick")
+}
+
+// PlanKey hashes every check of the plan, run or not, by what decides its
+// outcome: name, kind, runner, command, dir, env, timeout, and why it is
+// skipped or known vacuous. A skip because of --quick is left out, so that
+// quick and full plans of one tree have one key.
+func PlanKey(plan detect.Plan) string {
+	h := sha256.New()
+	for _, c := range plan.Checks {
+		skipped := c.Skipped
+		if skipped == "quick" {
+			skipped = ""
+		}
+		field(h, c.Name)
+		field(h, string(c.Kind))
+		field(h, string(c.Runner))
+		field(h, strings.Join(c.Argv, "\x00"))
+		field(h, c.Shell)
+		field(h, c.Dir)
+		field(h, strings.Join(c.Env, "\x00"))
+		field(h, c.Timeout.String())
+		field(h, fmt.Sprint(c.Quick))
+		field(h, skipped)
+		field(h, c.Vacuous)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// probe is one tool version to ask for, in one directory and environment.
+type probe struct {
+	tool string
+	dir  string
+	env  []string
+}
+
+// toolVersions runs each probe the plan needs, at once, and returns one
+// line per probe in a stable order.
+func toolVersions(ctx context.Context, plan detect.Plan) ([]string, error) {
+	var probes []probe
+	seen := map[string]bool{}
+	for _, c := range plan.Checks {
+		if !planned(c) {
+			continue
+		}
+		for _, tool := range ToolsOf(c) {
+			key := tool + "\x00" + c.Dir + "\x00" + strings.Join(c.Env, "\x00")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			probes = append(probes, probe{tool: tool, dir: c.Dir, env: c.Env})
+		}
+	}
+	lines := make([]string, len(probes))
+	errs := make([]error, len(probes))
+	var wg sync.WaitGroup
+	for i, p := range probes {
+		wg.Go(func() { lines[i], errs[i] = p.run(ctx, plan.Root) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	slices.Sort(lines)
+	return lines, nil
+}
+
+// run asks one tool for its version. The path is recorded as well: a shim
+// earlier on PATH is another tool even when it claims the same version.
+func (p probe) run(ctx context.Context, root string) (string, error) {
+	args := versionArgs(p.tool)
+	head := "tool " + p.tool + " in " + p.dir + ": "
+	path, err := exec.LookPath(p.tool)
+	if err != nil {
+		return head + "absent", nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = filepath.Join(root, filepath.FromSlash(p.dir))
+	cmd.Env, _ = runner.Environ(os.Environ(), p.env)
+	cmd.Stdin = nil
+	cmd.WaitDelay = time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("%s %s did not answer within %s", p.tool, strings.Join(args, " "), ProbeTimeout)
+	}
+	version := strings.TrimSpace(string(out))
+	if p.tool == "make" {
+		version, _, _ = strings.Cut(version, "\n") // the rest is a licence
+	}
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		// Deterministic for a given tool; recorded rather than refused.
+		version = fmt.Sprintf("exit %d: %s", ee.ExitCode(), version)
+	case err != nil:
+		return "", fmt.Errorf("%s %s: %w", p.tool, strings.Join(args, " "), err)
+	}
+	return head + path + ": " + version, nil
+}
+
+// versionArgs is how each known tool prints its version.
+func versionArgs(tool string) []string {
+	if tool == "go" {
+		return []string{"version"}
+	}
+	return []string{"--version"}
+}
+
+// knownTool reports whether vbd knows how to ask tool for its version.
+func knownTool(tool string) bool {
+	switch tool {
+	case "go", "node", "npm", "npx", "yarn", "pnpm", "bun", "deno", "make", "gmake",
+		"pre-commit", "python", "python3", "pytest", "tox", "cargo", "rustc",
+		"golangci-lint", "staticcheck", "tsc", "eslint", "ruby", "bundle", "java", "mvn", "gradle":
+		return true
+	}
+	return false
+}
+
+// ToolsOf lists the known tools a check mentions: its program, and for a
+// shell command every word that names one. Package managers imply node,
+// which runs the scripts they start.
+func ToolsOf(c detect.Check) []string {
+	var words []string
+	if c.Shell != "" {
+		words = shellWords(c.Shell)
+	}
+	if len(c.Argv) > 0 {
+		words = append(words, c.Argv[0])
+		if base := filepath.Base(c.Argv[0]); (base == "sh" || base == "bash") && len(c.Argv) > 2 {
+			words = append(words, shellWords(c.Argv[len(c.Argv)-1])...)
+		}
+	}
+	var tools []string
+	add := func(t string) {
+		if !slices.Contains(tools, t) {
+			tools = append(tools, t)
+		}
+	}
+	for _, w := range words {
+		t := filepath.Base(w)
+		if !knownTool(t) {
+			continue
+		}
+		add(t)
+		switch t {
+		case "npm", "npx", "yarn", "pnpm", "tsc", "eslint":
+			add("node")
+		}
+	}
+	if c.Runner == detect.RunnerNPM {
+		add("node")
+	}
+	slices.Sort(tools)
+	return tools
+}
+
+// shellWords splits a command line on blanks and shell punctuation. It is
+// not a shell parser: mentioning a tool in a string only costs one probe.
+func shellWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || bytes.ContainsRune([]byte(";&|()<>`$\"'{}="), r)
+	})
+}

@@ -1,0 +1,257 @@
+package receipt
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vbd-dev/vbd/state"
+)
+
+// Keep is how many receipts a store keeps besides the newest pass of each
+// mode, which is kept however old so that reuse survives a long run of
+// failures.
+const Keep = 50
+
+// staleTemp is the age past which a dotfile in the store (a temp file of a
+// write that crashed, a pending fingerprint of a run that died) is removed.
+// It is far longer than any run, so a live run's file is never taken.
+const staleTemp = 24 * time.Hour
+
+// idLayout is a receipt name's time part. Fixed width and UTC, so that
+// names sort by the time the receipt was written.
+const idLayout = "20060102T150405.000000000Z"
+
+// ErrNone is returned when the store holds no receipt.
+var ErrNone = errors.New("no receipt yet")
+
+// Store is the directory of receipts, <state dir>/receipts.
+type Store struct {
+	Dir string
+}
+
+// Open returns the store under a state directory.
+func Open(stateDir string) Store {
+	return Store{Dir: filepath.Join(stateDir, "receipts")}
+}
+
+// NewID names a receipt written at t: "<UTC time>-<pid>-<random>". The pid
+// and random part keep concurrent runs, even in one process, from sharing
+// a name.
+func NewID(t time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return t.UTC().Format(idLayout) + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
+}
+
+// Path is where the receipt with the given id lives.
+func (s Store) Path(id string) string { return filepath.Join(s.Dir, id+".json") }
+
+// Save writes r atomically under a fresh id (set on r), then prunes old
+// receipts. It returns the receipt's path. A failed prune is not a failed
+// save: the receipt is written, and the next save prunes again.
+func (s Store) Save(r *Receipt, now time.Time) (string, error) {
+	r.Schema = Schema
+	if r.ID == "" {
+		r.ID = NewID(now)
+	}
+	data, err := Marshal(r)
+	if err != nil {
+		return "", err
+	}
+	path := s.Path(r.ID)
+	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
+		return "", err
+	}
+	_ = s.Prune(Keep, now)
+	return path, nil
+}
+
+// names lists receipt ids, newest first. Dotfiles (temp files) and other
+// entries are not receipts.
+func (s Store) names() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list receipts: %w", err)
+	}
+	ids := make([]string, 0, len(entries))
+	for _, e := range entries {
+		name := e.Name()
+		if e.Type().IsRegular() && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".json") {
+			ids = append(ids, strings.TrimSuffix(name, ".json"))
+		}
+	}
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	return ids, nil
+}
+
+// Load reads one receipt by id.
+func (s Store) Load(id string) (*Receipt, error) {
+	data, err := os.ReadFile(s.Path(id))
+	if err != nil {
+		return nil, fmt.Errorf("read receipt: %w", err)
+	}
+	r, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("receipt %s: %w", id, err)
+	}
+	return r, nil
+}
+
+// Latest returns the newest receipt vbd can read, with its raw bytes, or
+// ErrNone. A newer receipt of an unknown schema (written by a newer vbd) is
+// passed over, not misread.
+func (s Store) Latest() (*Receipt, []byte, error) {
+	ids, err := s.names()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range ids {
+		data, err := os.ReadFile(s.Path(id))
+		if err != nil {
+			continue // pruned by a concurrent run since it was listed
+		}
+		if r, err := Parse(data); err == nil {
+			return r, data, nil
+		}
+	}
+	return nil, nil, ErrNone
+}
+
+// Query asks for a receipt that lets a run be skipped.
+type Query struct {
+	Fingerprint string
+	Mode        Mode
+	// MaxAge bounds how long ago the reused run started; zero means no
+	// bound.
+	MaxAge time.Duration
+	Now    time.Time
+}
+
+// FindReusable returns the newest receipt that answers q, or nil. It must be
+// a pass (failures are never reused: a flaky test gets its re-run) that ran
+// its checks itself (a reused receipt only points at one that did, whose age
+// is the one that counts), with the same fingerprint, a mode at least as
+// strong, and not older than MaxAge.
+func (s Store) FindReusable(q Query) (*Receipt, error) {
+	if q.Fingerprint == "" {
+		return nil, nil
+	}
+	ids, err := s.names()
+	if err != nil {
+		return nil, err
+	}
+	want := []byte(`"` + q.Fingerprint + `"`)
+	for _, id := range ids {
+		data, err := os.ReadFile(s.Path(id))
+		if err != nil || !bytes.Contains(data, want) {
+			continue // cheap filter: most receipts are of other trees
+		}
+		r, err := Parse(data)
+		if err != nil {
+			continue
+		}
+		if r.reusableFor(q) {
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+func (r *Receipt) reusableFor(q Query) bool {
+	if r.Fingerprint != q.Fingerprint || r.Verdict.Code != 0 || r.ReusedFrom != nil || !r.Mode.Satisfies(q.Mode) {
+		return false
+	}
+	age := q.Now.Sub(r.Started)
+	// A receipt from the future means the clock moved; its age is unknown.
+	if age < -time.Minute {
+		return false
+	}
+	return q.MaxAge <= 0 || age <= q.MaxAge
+}
+
+// header is the part of a receipt pruning needs.
+type header struct {
+	Schema     string             `json:"schema"`
+	Mode       Mode               `json:"mode"`
+	Verdict    struct{ Code int } `json:"verdict"`
+	ReusedFrom *struct{}          `json:"reused_from"`
+}
+
+// Prune keeps the newest keep receipts and the newest pass of each mode
+// that ran its checks (what reuse looks for), and removes every other
+// receipt, and temp files older than a day. Concurrent prunes are safe:
+// each removes only receipts older than the ones it keeps, and a file
+// already gone is not an error.
+func (s Store) Prune(keep int, now time.Time) error {
+	ids, err := s.names()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	if len(ids) > keep {
+		protected := map[string]bool{}
+		found := map[Mode]bool{}
+		for _, id := range ids {
+			if found[Full] && found[Quick] {
+				break
+			}
+			data, err := os.ReadFile(s.Path(id))
+			if err != nil {
+				continue
+			}
+			var h header
+			if json.Unmarshal(data, &h) != nil || h.Schema != Schema || h.Verdict.Code != 0 || h.ReusedFrom != nil {
+				continue
+			}
+			if !found[h.Mode] {
+				found[h.Mode] = true
+				protected[id] = true
+			}
+		}
+		for _, id := range ids[keep:] {
+			if protected[id] {
+				continue
+			}
+			if err := os.Remove(s.Path(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
+		}
+	}
+	errs = append(errs, s.removeStaleTemps(now))
+	return errors.Join(errs...)
+}
+
+func (s Store) removeStaleTemps(now time.Time) error {
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return nil //nolint:nilerr // nothing to clean
+	}
+	var errs []error
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < staleTemp {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.Dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

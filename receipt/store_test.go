@@ -1,0 +1,267 @@
+package receipt
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+var t0 = time.Date(2026, 11, 30, 14, 2, 11, 0, time.Local)
+
+// sample is a receipt with every field set, as a run that used them all
+// would write it.
+func sample(fp string, code int, mode Mode) *Receipt {
+	exit0, exit1 := 0, 1
+	words := map[int]string{0: verdict.WordVerified, 1: verdict.WordFailed, 2: verdict.WordNothingVerified}
+	return &Receipt{
+		VBDVersion: "devel", Started: t0, Ended: t0.Add(12 * time.Second), Mode: mode,
+		Caller: Caller{Kind: "hook", Harness: "claude", Event: "Stop", Session: "s-1"},
+		Root:   "/repo", Verified: VerifiedWorkTree, Fingerprint: fp, BudgetNS: int64(10 * time.Minute),
+		Plan: Plan{Checks: []PlanCheck{
+			{Name: "go test", Kind: "test", Command: "go test ./...", Dir: ".", Source: "go.mod", Reason: "go.mod"},
+			{Name: "go vet", Kind: "vet", Command: "go vet ./...", Dir: ".", Quick: true, Source: "go.mod"},
+		}},
+		Checks: []Check{
+			{Name: "go test", Kind: "test", Command: "go test ./...", Dir: ".", Source: "go.mod", Status: "pass",
+				Detail: "12 passed", ExitCode: &exit0, Started: t0, DurationNS: int64(3 * time.Second),
+				Evidence: &Evidence{Runner: "go test", Counted: true, Passed: 12, Total: 12},
+				Log:      "/repo/.git/vbd/logs/x/go-test.log", Tail: []string{"ok  example.com/a 0.1s"}},
+			{Name: "go vet", Kind: "vet", Command: "go vet ./...", Dir: ".", Source: "go.mod", Status: "fail",
+				Detail: "exit 1", ExitCode: &exit1, DurationNS: int64(time.Second), Tail: []string{"vet: a.go:1: bad"}},
+		},
+		Verdict:  Verdict{Code: code, Word: words[code], Summary: "summary", Reasons: []string{"go vet (exit 1)"}},
+		Warnings: []string{"cleared MAKEFLAGS=n for checks"},
+		Hook:     &Hook{Decision: "block", CapOverride: false, Message: "fix go vet"},
+	}
+}
+
+func TestSaveLoadLatest(t *testing.T) {
+	s := Open(t.TempDir())
+	if _, _, err := s.Latest(); err != ErrNone {
+		t.Fatalf("empty store: err = %v, want ErrNone", err)
+	}
+	r := sample(strings.Repeat("a", 64), 1, Full)
+	path, err := s.Save(r, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^\d{8}T\d{6}\.\d{9}Z-\d+-[0-9a-f]{8}$`).MatchString(r.ID) {
+		t.Fatalf("id %q", r.ID)
+	}
+	if path != filepath.Join(s.Dir, r.ID+".json") {
+		t.Fatalf("path %s", path)
+	}
+	got, raw, err := s.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != r.ID || got.Schema != Schema || got.Verdict.Code != 1 || len(got.Checks) != 2 || *got.Checks[1].ExitCode != 1 {
+		t.Fatalf("round trip lost data: %+v", got)
+	}
+	if want, _ := Marshal(r); string(raw) != string(want) {
+		t.Fatalf("stored bytes differ from Marshal")
+	}
+	// A newer receipt from a future vbd is passed over, not misread.
+	if err := os.WriteFile(filepath.Join(s.Dir, "99991231T000000.000000000Z-1-00000000.json"), []byte(`{"schema":"vbd.receipt/v9"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := s.Latest(); err != nil || got.ID != r.ID {
+		t.Fatalf("Latest with a foreign newer receipt = %v, %v", got, err)
+	}
+}
+
+// TestConcurrentSaves: many writers at once, each with its own receipt,
+// none lost or torn, and no temp file left.
+func TestConcurrentSaves(t *testing.T) {
+	s := Open(t.TempDir())
+	const n = 24
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			r := sample(fmt.Sprintf("%064x", i), 0, Full)
+			_, errs[i] = s.Save(r, time.Now())
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temp file left: %s", e.Name())
+			continue
+		}
+		r, err := s.Load(strings.TrimSuffix(e.Name(), ".json"))
+		if err != nil {
+			t.Fatalf("receipt %s: %v", e.Name(), err)
+		}
+		seen[r.Fingerprint] = true
+	}
+	if len(seen) != n {
+		t.Fatalf("%d distinct receipts, want %d", len(seen), n)
+	}
+}
+
+// TestPrune keeps the newest Keep receipts plus the newest pass of each
+// mode that ran its checks, however old, and removes the rest.
+func TestPrune(t *testing.T) {
+	s := Open(t.TempDir())
+	save := func(i int, r *Receipt) string {
+		t.Helper()
+		r.ID = NewID(t0.Add(time.Duration(i) * time.Second))
+		if _, err := s.Save(r, t0); err != nil {
+			t.Fatal(err)
+		}
+		return r.ID
+	}
+	oldQuickPass := save(0, sample(strings.Repeat("1", 64), 0, Quick))
+	oldFullPass := save(1, sample(strings.Repeat("2", 64), 0, Full))
+	olderFullPass := oldFullPass
+	newestFullPass := save(2, sample(strings.Repeat("3", 64), 0, Full)) // supersedes 1
+	reused := sample(strings.Repeat("3", 64), 0, Quick)
+	reused.ReusedFrom = &ReusedFrom{Receipt: newestFullPass, Fingerprint: strings.Repeat("3", 64), At: t0, Checks: 1}
+	save(3, reused) // a reused pass does not protect anything
+	for i := 4; i < 4+Keep; i++ {
+		save(i, sample(fmt.Sprintf("%064x", i), 1, Full))
+	}
+	ids, err := s.names()
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := map[string]bool{}
+	for _, id := range ids {
+		has[id] = true
+	}
+	if !has[oldQuickPass] || !has[newestFullPass] {
+		t.Fatalf("the newest pass of each mode was pruned (quick %v, full %v)", has[oldQuickPass], has[newestFullPass])
+	}
+	if has[olderFullPass] {
+		t.Fatal("an older full pass was kept though a newer one exists")
+	}
+	if len(ids) != Keep+2 {
+		t.Fatalf("%d receipts kept, want %d", len(ids), Keep+2)
+	}
+	// Stale temp files go; fresh ones (a run in progress) stay.
+	stale, fresh := filepath.Join(s.Dir, ".x.json.tmp-1"), filepath.Join(s.Dir, ".pending-2")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-48 * time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Prune(Keep, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Fatal("stale temp file kept")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Fatal("fresh temp file removed")
+	}
+}
+
+func TestFindReusable(t *testing.T) {
+	fp := strings.Repeat("ab", 32)
+	now := t0.Add(3 * time.Minute)
+	tests := map[string]struct {
+		stored []*Receipt
+		q      Query
+		want   bool
+	}{
+		"full pass answers full":   {[]*Receipt{sample(fp, 0, Full)}, Query{Fingerprint: fp, Mode: Full}, true},
+		"full pass answers quick":  {[]*Receipt{sample(fp, 0, Full)}, Query{Fingerprint: fp, Mode: Quick}, true},
+		"quick pass answers quick": {[]*Receipt{sample(fp, 0, Quick)}, Query{Fingerprint: fp, Mode: Quick}, true},
+		"quick pass never full":    {[]*Receipt{sample(fp, 0, Quick)}, Query{Fingerprint: fp, Mode: Full}, false},
+		"failure never reused":     {[]*Receipt{sample(fp, 1, Full)}, Query{Fingerprint: fp, Mode: Full}, false},
+		"nothing verified never":   {[]*Receipt{sample(fp, 2, Full)}, Query{Fingerprint: fp, Mode: Full}, false},
+		"other tree":               {[]*Receipt{sample(strings.Repeat("cd", 32), 0, Full)}, Query{Fingerprint: fp, Mode: Full}, false},
+		"no fingerprint":           {[]*Receipt{sample("", 0, Full)}, Query{Fingerprint: "", Mode: Full}, false},
+		"within max age":           {[]*Receipt{sample(fp, 0, Full)}, Query{Fingerprint: fp, Mode: Full, MaxAge: 5 * time.Minute}, true},
+		"older than max age":       {[]*Receipt{sample(fp, 0, Full)}, Query{Fingerprint: fp, Mode: Full, MaxAge: 2 * time.Minute}, false},
+		"reused receipt is not a source": {[]*Receipt{func() *Receipt {
+			r := sample(fp, 0, Full)
+			r.ReusedFrom = &ReusedFrom{Receipt: "x", Fingerprint: fp, At: t0}
+			return r
+		}()}, Query{Fingerprint: fp, Mode: Full}, false},
+		"newer failure does not hide an older pass": {[]*Receipt{sample(fp, 0, Full), sample(fp, 1, Full)}, Query{Fingerprint: fp, Mode: Full}, true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			for i, r := range tc.stored {
+				r.ID = NewID(t0.Add(time.Duration(i) * time.Second))
+				if _, err := s.Save(r, t0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tc.q.Now = now
+			got, err := s.FindReusable(tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got != nil) != tc.want {
+				t.Fatalf("FindReusable = %v, want found=%v", got, tc.want)
+			}
+			if got != nil && got.Verdict.Code != 0 {
+				t.Fatalf("reused a non-pass: %+v", got.Verdict)
+			}
+		})
+	}
+}
+
+func TestReuseSummary(t *testing.T) {
+	r := sample("a1b2c3d4"+strings.Repeat("0", 56), 0, Full)
+	r.Checks = append(r.Checks[:1], Check{Name: "b", Status: "pass"}, Check{Name: "c", Status: "pass"}, Check{Name: "d", Status: "pass"}, Check{Name: "e", Status: "skipped"})
+	got := ReuseSummary(r, t0.Add(3*time.Minute+20*time.Second))
+	if want := "verified (reused): tree a1b2c3 passed 4 checks at 14:02:11, 3m ago"; got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if got := ReuseSummary(r, t0.Add(26*time.Hour)); !strings.Contains(got, "at 2026-11-30 14:02:11, 1d ago") {
+		t.Fatalf("another day: %q", got)
+	}
+}
+
+func TestCheckRoundTripAndTailBound(t *testing.T) {
+	tail := make([]string, 0, 200)
+	for i := range 200 {
+		tail = append(tail, fmt.Sprintf("line %d", i))
+	}
+	tail[199] = strings.Repeat("é", MaxLineBytes) // 2 bytes a rune: cut on a rune boundary
+	code := 3
+	o := verdict.Outcome{
+		Check:  detect.Check{Name: "make test", Kind: detect.KindTest, Argv: []string{"make", "test"}, Dir: "web", Source: "web/Makefile"},
+		Status: verdict.Fail, Detail: "exit 3", ExitCode: &code, Duration: 1500 * time.Millisecond, Tail: tail, LogPath: "/l",
+		Evidence: &verdict.Evidence{Runner: "jest", Counted: true, Passed: 2, Failed: 1, Total: 3},
+	}
+	c := CheckOf(o)
+	if len(c.Tail) != MaxTailLines || c.Tail[0] != "line 160" {
+		t.Fatalf("tail not bounded to the last %d lines: %d, first %q", MaxTailLines, len(c.Tail), c.Tail[0])
+	}
+	if last := c.Tail[MaxTailLines-1]; len(last) > MaxLineBytes+len("…") || !strings.HasSuffix(last, "…") || strings.ContainsRune(last, '\uFFFD') {
+		t.Fatalf("long line not cut cleanly: %d bytes", len(last))
+	}
+	back := c.Outcome()
+	if back.Check.Command() != "make test" || back.Check.CommandIn() != "cd web && make test" || back.Status != verdict.Fail ||
+		*back.ExitCode != 3 || back.Duration != o.Duration || back.Evidence.Failed != 1 || back.LogPath != "/l" {
+		t.Fatalf("outcome round trip: %+v", back)
+	}
+}

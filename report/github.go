@@ -1,0 +1,158 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// githubTail is how many output lines an annotation carries: enough to see
+// the error, few enough for the annotation panel.
+const githubTail = 10
+
+// GitHub writes GitHub Actions workflow commands: an ::error for each check
+// that counts against the verdict, a ::warning for each that proved
+// nothing, and one line for the verdict itself (::notice when verified,
+// ::error otherwise, since CI must not read "nothing verified" as a pass).
+// When summary is not nil (the caller opened $GITHUB_STEP_SUMMARY), a
+// markdown table of the run is appended to it.
+func GitHub(w, summary io.Writer, r *receipt.Receipt) error {
+	var b strings.Builder
+	for _, c := range r.Checks {
+		title := "vbd: " + c.Name + ": " + statusLabel(c)
+		switch verdict.Status(c.Status) {
+		case verdict.Fail, verdict.Timeout, verdict.NotRun, verdict.Error, verdict.Interrupted:
+			msg := "$ " + c.Command
+			if tail := lastLines(c.Tail, githubTail); len(tail) > 0 {
+				msg += "\n" + strings.Join(tail, "\n")
+			}
+			if c.Log != "" {
+				msg += "\nfull log: " + c.Log
+			}
+			workflowCommand(&b, "error", title, msg)
+		case verdict.Vacuous:
+			workflowCommand(&b, "warning", title, c.Name+" proved nothing: "+c.Detail)
+		}
+	}
+	level, msg := "error", r.Verdict.Summary
+	if r.Verdict.Code == verdict.ExitVerified {
+		level = "notice"
+	}
+	if r.Verdict.Code != verdict.ExitFailed {
+		// A failure's reasons repeat its summary; other verdicts' explain it.
+		msg = strings.Join(append([]string{msg}, r.Verdict.Reasons...), "\n")
+	}
+	workflowCommand(&b, level, "vbd: "+r.Verdict.Word, msg)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return fmt.Errorf("write annotations: %w", err)
+	}
+	if summary == nil {
+		return nil
+	}
+	if _, err := io.WriteString(summary, StepSummary(r)); err != nil {
+		return fmt.Errorf("write step summary: %w", err)
+	}
+	return nil
+}
+
+// workflowCommand writes "::level title=T::message" with GitHub's escaping:
+// in the message %, CR and LF; in a property also : and ,.
+func workflowCommand(b *strings.Builder, level, title, msg string) {
+	fmt.Fprintf(b, "::%s title=%s::%s\n", level, escapeProperty(title), escapeData(msg))
+}
+
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// StepSummary is the markdown appended to $GITHUB_STEP_SUMMARY: the
+// verdict, a table of checks, and the output tail of each failing one.
+func StepSummary(r *receipt.Receipt) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### vbd: %s\n\n", r.Verdict.Word)
+	b.WriteString("| check | kind | status | time | detail |\n|---|---|---|---|---|\n")
+	for _, c := range r.Checks {
+		elapsed := ""
+		if c.DurationNS > 0 {
+			elapsed = verdict.Round(time.Duration(c.DurationNS))
+		}
+		detail := c.Detail
+		if c.Status == string(verdict.Skipped) || c.Status == string(verdict.NotRun) {
+			detail = "" // the status column already says why
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(c.Name), cell(c.Kind), cell(statusText(c)), elapsed, cell(detail))
+	}
+	fmt.Fprintf(&b, "\n**%s**\n", cell(r.Verdict.Summary))
+	for _, reason := range r.Verdict.Reasons {
+		fmt.Fprintf(&b, "- %s\n", cell(reason))
+	}
+	for _, c := range r.Checks {
+		o := c.Outcome()
+		if !Failing(o) && o.Status != verdict.NotRun {
+			continue
+		}
+		fence := codeFence(c.Tail)
+		fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n$ %s\n", htmlEscape(c.Name), htmlEscape(statusLabel(c)), fence, o.Check.CommandIn())
+		for _, l := range c.Tail {
+			b.WriteString(l + "\n")
+		}
+		fmt.Fprintf(&b, "%s\n\n</details>\n", fence)
+	}
+	if r.ReusedFrom != nil {
+		fmt.Fprintf(&b, "\nReused receipt `%s` (tree %s).\n", r.ReusedFrom.Receipt, receipt.Short(r.Fingerprint))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// statusText is the table's status: skipped and not-run checks carry why.
+func statusText(c receipt.Check) string {
+	if c.Status == string(verdict.Skipped) || c.Status == string(verdict.NotRun) {
+		return statusLabel(c)
+	}
+	return c.Status
+}
+
+// statusLabel is the status with its detail: "fail (exit 1)".
+func statusLabel(c receipt.Check) string {
+	if c.Detail == "" {
+		return c.Status
+	}
+	return c.Status + " (" + c.Detail + ")"
+}
+
+// cell makes text safe inside a markdown table cell.
+func cell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.ReplaceAll(htmlEscape(s), "|", `\|`)
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// codeFence returns a backtick fence longer than any run of backticks in
+// the lines, so output cannot close the block early.
+func codeFence(lines []string) string {
+	longest := 0
+	for _, l := range lines {
+		run := 0
+		for _, r := range l {
+			if r == '`' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
