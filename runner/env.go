@@ -62,9 +62,14 @@ func Environ(base, extra []string) (env, cleared []string) {
 	set("CI", "true")
 	set("NO_COLOR", "1")
 	for _, kv := range extra {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			set(k, v)
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
 		}
+		if old := vars[k]; k == "GOFLAGS" && old != "" {
+			v = old + " " + v // keep the user's safe flags (-mod, -tags) beside vbd's -v
+		}
+		set(k, v)
 	}
 	env = make([]string, 0, len(vars))
 	for _, k := range order {

@@ -233,7 +233,7 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 			t.Errorf("env still holds %s: %s", bad, got)
 		}
 	}
-	for _, want := range []string{"CI=true", "NO_COLOR=1", "GOFLAGS=-v", "PATH=/bin", "HOME=/h"} {
+	for _, want := range []string{"CI=true", "NO_COLOR=1", "GOFLAGS=-mod=mod -v", "PATH=/bin", "HOME=/h"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("env lacks %s: %s", want, got)
 		}
@@ -244,5 +244,9 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 	env, _ = Environ([]string{"GOFLAGS=-mod=mod -run=x"}, nil)
 	if strings.Join(env, " ") != "GOFLAGS=-mod=mod CI=true NO_COLOR=1" {
 		t.Errorf("safe GOFLAGS not kept: %q", env)
+	}
+	env, _ = Environ([]string{"GOFLAGS=-tags=integration"}, []string{"GOFLAGS=-v"})
+	if strings.Join(env, " ") != "GOFLAGS=-tags=integration -v CI=true NO_COLOR=1" {
+		t.Errorf("injected -v replaced the user's safe GOFLAGS: %q", env)
 	}
 }
