@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -55,7 +56,7 @@ func InspectCommand(cmd, exe string) Command {
 	c.Program = words[0]
 	base := filepath.Base(c.Program)
 	c.Vbd = base == "vbd" || base == "vbd.exe" || (exe != "" && (c.Program == exe || base == filepath.Base(exe) && filepath.IsAbs(c.Program)))
-	if q := shellQuote(exe) + " hook "; !c.Vbd && exe != "" && strings.Contains(cmd, q) {
+	if q := detect.ShellQuote(exe) + " hook "; !c.Vbd && exe != "" && strings.Contains(cmd, q) {
 		// e.g. `cd sub && /abs/vbd hook claude`: read from the binary on.
 		c.Vbd = true
 		words = shellWords(cmd[strings.Index(cmd, q):])
@@ -153,29 +154,10 @@ func shellWords(s string) []string {
 	return words
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but safe
-// characters.
-func shellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%^", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // HookCommand is the command line vbd installs: the absolute binary, the
 // harness, and the flags.
 func HookCommand(exe string, n Name, budget time.Duration, quick bool, maxBlocks int) string {
-	parts := []string{shellQuote(exe), "hook", string(n), "--budget", secs(budget)}
+	parts := []string{detect.ShellQuote(exe), "hook", string(n), "--budget", secs(budget)}
 	if quick {
 		parts = append(parts, "--quick")
 	}
