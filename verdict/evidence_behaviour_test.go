@@ -44,6 +44,10 @@ func TestTextScannerCases(t *testing.T) {
 			"An error has occurred: InvalidConfigError: \n==> File .pre-commit-config.yaml\n=====> Expected string got bool\nError: no test specified", "fail (exit 2)"},
 		// A not-configured message whose exit status a wrapper ignored.
 		{"no packages, exit 0", detect.RunnerMake, detect.KindTest, 0, "no packages to test", "vacuous (no packages to test)"},
+		// A test that logs another run's output (testscript does) quotes
+		// "--- FAIL" lines deeper than their names allow: not this run's.
+		{"quoted results in a test log", detect.RunnerMake, detect.KindTest, 0,
+			"=== RUN   TestScript\n=== RUN   TestScript/fail\n            --- FAIL: TestAdd (0.00s)\n    --- PASS: TestScript/fail (0.10s)\n--- PASS: TestScript (0.20s)\nok  \tex.com/a\t0.3s", "pass (1 passed)"},
 		// One real pass outweighs "[no test files]" elsewhere.
 		{"pass beside no test files", detect.RunnerMake, detect.KindTest, 0,
 			"?   \tex.com/b\t[no test files]\n--- PASS: TestA (0.00s)\nok  \tex.com/a\t0.01s", "pass (1 passed)"},

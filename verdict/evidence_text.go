@@ -314,8 +314,15 @@ func (s *textScanner) goResultLine(l []byte) {
 	if m == nil {
 		return
 	}
-	s.see(rGoTest)
 	name, status := string(m[3]), string(m[2])
+	// go test indents a subtest's result four spaces per level, and its
+	// name carries one "/" per level. A result line indented deeper than
+	// its name allows is quoted output (a test logging another run, as
+	// testscript does), not a result of this run.
+	if indent := len(m[1]); indent%4 != 0 || strings.Count(name, "/") < indent/4 {
+		return
+	}
+	s.see(rGoTest)
 	if status == "FAIL" {
 		s.failure = true
 	}
