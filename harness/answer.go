@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/vbd-dev/vbd/report"
 )
 
 // Decision is what the gate decided, before it is put in a harness's terms.
@@ -57,7 +59,7 @@ func Respond(n Name, event string, d Decision, notes []string) Answer {
 			// Empty stdout plus stderr matching Claude Code's "missing
 			// script" pattern would turn it into an allow: defuse that.
 			a.Code = 2
-			a.Stderr = defuseMissingScript(joinNotes(reason, notes))
+			a.Stderr = defuseMissingScript(report.ClipHookReason(joinNotes(reason, notes)))
 			return a
 		case n == Gemini:
 			a.Stdout = encode(struct {

@@ -34,6 +34,10 @@ const minBudget = 100 * time.Millisecond
 // defaultInputWait bounds how long vbd waits for stdin to close.
 const defaultInputWait = 10 * time.Second
 
+// StartBudget bounds a session start, which only fingerprints the tree:
+// with its margin it stays under the 30s timeout vbd install gives it.
+const StartBudget = 20 * time.Second
+
 // ErrWatchdog is the cause of the verification's context when vbd's own
 // deadline (budget + margin) passes.
 var ErrWatchdog = errors.New("vbd's hook deadline passed")
@@ -69,7 +73,17 @@ type Run struct {
 type Recorded struct {
 	Decision    string // "allow" or "block"
 	CapOverride bool
-	Message     string
+	// Message is the text sent: the block's reason, or the allow's message
+	// to the user.
+	Message string
+	// StopHookActive and LoopCount are the harness's own loop markers from
+	// the input (Claude Code, Codex, Gemini, Copilot; Cursor). vbd records
+	// them and gives no free pass for them.
+	StopHookActive bool
+	LoopCount      *int
+	// Blocks is the session's count of consecutive blocks after this
+	// answer: 0 after an allow or a capped block.
+	Blocks int
 }
 
 // Env is everything Serve needs from the process.
@@ -221,6 +235,8 @@ type gate struct {
 	stateDir string
 	answered atomic.Bool
 	code     int
+	// blocks is the consecutive-block count after the answer.
+	blocks int
 }
 
 // outcome is what the gate found, before the loop cap is applied.
@@ -261,11 +277,16 @@ func Serve(ctx context.Context, args []string, env Env) (code int) {
 		fmt.Fprint(g.env.Stderr, Usage)
 		problems = append(problems, "vbd hook was asked for --help")
 	}
-	g.readInput()
+	g.readInput(ctx)
 	spec := specOf(g.in.Harness)
 	g.budget = g.opts.budget
 	if g.budget <= 0 {
 		g.budget = spec.DefaultBudget
+	}
+	if isStartEvent(g.in.Event) {
+		// A session start only fingerprints the tree, under the short
+		// timeout vbd install gives it.
+		g.budget = min(g.budget, StartBudget)
 	}
 	g.dir = g.opts.dir
 	if g.dir == "" {
@@ -290,8 +311,14 @@ func Serve(ctx context.Context, args []string, env Env) (code int) {
 		g.notes[0] += "; verifying " + where + " anyway"
 	}
 
-	margin := g.margin()
-	deadline := start.Add(g.budget + margin)
+	// vbd's whole answer, exit included, fits in budget + margin (the limit
+	// vbd install and vbd doctor hold the harness timeout above). Inside
+	// it: the runner cuts the checks at the budget itself (SIGTERM, then
+	// SIGKILL after its grace); at soft, a verification stuck elsewhere is
+	// cancelled, leaving the runner its kill window; at answer, vbd blocks
+	// without the verification; until the limit it then waits for the
+	// runner to finish killing, so that no check outlives vbd.
+	t := g.timing()
 	wctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	results := make(chan outcome, 1)
@@ -303,13 +330,13 @@ func Serve(ctx context.Context, args []string, env Env) (code int) {
 		}()
 		results <- g.work(wctx)
 	}()
-	// The runner stops checks at the budget itself (SIGTERM, then SIGKILL
-	// after its grace); the soft deadline only stops a verification stuck
-	// elsewhere, shortly before vbd answers without it.
-	soft := time.NewTimer(time.Until(deadline.Add(-margin / 4)))
+	elapsed := g.env.Now().Sub(start)
+	soft := time.NewTimer(t.soft - elapsed)
 	defer soft.Stop()
-	hard := time.NewTimer(time.Until(deadline))
+	hard := time.NewTimer(t.answer - elapsed)
 	defer hard.Stop()
+	var interrupted <-chan time.Time
+	parentDone := ctx.Done()
 	for {
 		select {
 		case o := <-results:
@@ -318,12 +345,71 @@ func Serve(ctx context.Context, args []string, env Env) (code int) {
 			// Ask the verification to stop; the runner ends every check's
 			// process group and the verdict says "cut by budget".
 			cancel(ErrWatchdog)
+		case <-parentDone:
+			// SIGTERM or Ctrl-C: the verification was cancelled with the
+			// parent context and normally ends with an "interrupted" block
+			// once the runner has killed the checks. One that does not end
+			// within the kill window is answered without.
+			parentDone = nil
+			it := time.NewTimer(t.kill)
+			defer it.Stop()
+			interrupted = it.C
+		case <-interrupted:
+			d := Decision{Block: true, Reason: report.HookInterruptedReason()}
+			code := g.finish(outcome{decision: d, summary: "vbd was stopped before the checks finished"})
+			g.drain(results, t.drain, d)
+			return code
 		case <-hard.C:
-			return g.finish(outcome{
-				decision: Decision{Block: true, Reason: report.HookDeadlineReason(g.budget, g.budget+margin)},
-				summary:  "vbd ran out of time",
-			})
+			d := Decision{Block: true, Reason: report.HookDeadlineReason(g.budget, g.budget+t.margin)}
+			code := g.finish(outcome{decision: d, summary: "vbd ran out of time"})
+			g.drain(results, t.drain, d)
+			return code
 		}
+	}
+}
+
+// hookTiming is when the gate acts, measured from its start.
+type hookTiming struct {
+	margin time.Duration
+	// kill is the window the runner needs to stop every check's process
+	// group once cancelled: its SIGTERM grace and a little more.
+	kill time.Duration
+	// drain is how long vbd waits, after answering without the
+	// verification, for the runner to finish killing.
+	drain time.Duration
+	// soft cancels the verification; answer blocks without it.
+	soft, answer time.Duration
+}
+
+// runnerKill covers the runner's SIGTERM grace (runner.DefaultGrace, 3s)
+// and the final SIGKILL of the group.
+const runnerKill = 3500 * time.Millisecond
+
+func (g *gate) timing() hookTiming {
+	m := g.margin()
+	t := hookTiming{margin: m, drain: min(time.Second, m/5), kill: min(runnerKill, m*3/5)}
+	t.answer = g.budget + m - t.drain
+	t.soft = t.answer - t.kill
+	return t
+}
+
+// drain waits, at most d, for the verification the gate answered without:
+// it was cancelled, and the runner kills every check's process group
+// before the verification returns, so waiting for it keeps a check that
+// ignores SIGTERM from outliving vbd. Its run, if it comes, is recorded in
+// the receipt as blocked.
+func (g *gate) drain(results <-chan outcome, d time.Duration, sent Decision) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case o := <-results:
+		if o.run != nil && o.run.Record != nil {
+			func() {
+				defer func() { _ = recover() }() // the answer is out; nothing may crash now
+				_ = o.run.Record(g.recorded(sent, false))
+			}()
+		}
+	case <-t.C:
 	}
 }
 
@@ -335,7 +421,7 @@ func (g *gate) margin() time.Duration {
 }
 
 // readInput reads and parses stdin; nothing here may fail.
-func (g *gate) readInput() {
+func (g *gate) readInput(ctx context.Context) {
 	name := Auto
 	if n, err := ParseName(g.opts.harness); err == nil {
 		name = n
@@ -354,7 +440,7 @@ func (g *gate) readInput() {
 		if budget <= 0 {
 			budget = specOf(name).DefaultBudget
 		}
-		data, err = readAll(g.env.Stdin, orDur(g.env.InputWait, min(defaultInputWait, budget/3)))
+		data, err = readAll(ctx, g.env.Stdin, orDur(g.env.InputWait, min(defaultInputWait, budget/3)))
 		if err != nil {
 			problem = err.Error()
 		}
@@ -383,7 +469,7 @@ func orDur(d, def time.Duration) time.Duration {
 
 // readAll reads r to EOF, giving up after wait: a harness that never
 // closes stdin must not make vbd miss its deadline.
-func readAll(r io.Reader, wait time.Duration) ([]byte, error) {
+func readAll(ctx context.Context, r io.Reader, wait time.Duration) ([]byte, error) {
 	type res struct {
 		data []byte
 		err  error
@@ -406,6 +492,8 @@ func readAll(r io.Reader, wait time.Duration) ([]byte, error) {
 		return x.data, nil
 	case <-t.C:
 		return nil, fmt.Errorf("stdin was not closed within %s", wait)
+	case <-ctx.Done():
+		return nil, errors.New("vbd was stopped while reading stdin")
 	}
 }
 
@@ -493,8 +581,11 @@ func (g *gate) work(ctx context.Context) outcome {
 	}
 	run, err := g.env.Verify(ctx, req)
 	if err != nil {
-		if errors.Is(context.Cause(ctx), ErrWatchdog) {
+		switch {
+		case errors.Is(context.Cause(ctx), ErrWatchdog):
 			return outcome{decision: Decision{Block: true, Reason: report.HookDeadlineReason(g.budget, g.budget+g.margin())}, summary: "vbd ran out of time"}
+		case ctx.Err() != nil:
+			return outcome{decision: Decision{Block: true, Reason: report.HookInterruptedReason()}, summary: "vbd was stopped before the checks finished"}
 		}
 		return outcome{decision: Decision{Block: true, Reason: report.HookErrorReason(err)}, summary: "vbd could not verify: " + firstLine(err.Error())}
 	}
@@ -584,6 +675,9 @@ func (g *gate) panicked(r any) outcome {
 // finish applies the block cap, records the answer and writes it. A panic
 // in here reaches Serve's recover, which still answers (emergency).
 func (g *gate) finish(o outcome) int {
+	if isStartEvent(g.in.Event) {
+		return g.emit(g.startAnswer(o))
+	}
 	return g.emit(g.answer(o))
 }
 
@@ -606,10 +700,14 @@ func (g *gate) answer(o outcome) Answer {
 	}
 	d := o.decision
 	capped := false
+	blocks := 0
 	st, ok := g.store()
 	switch {
 	case !ok:
 		g.note("no state dir: the block count is not kept")
+		if d.Block {
+			blocks = 1
+		}
 	case d.Block:
 		n := st.Blocks(in)
 		if g.opts.maxBlocks > 0 && n >= g.opts.maxBlocks {
@@ -618,24 +716,50 @@ func (g *gate) answer(o outcome) Answer {
 			if err := st.SetBlocks(in, 0, ""); err != nil {
 				g.note("%v", err)
 			}
-		} else if err := st.SetBlocks(in, n+1, o.summary); err != nil {
-			g.note("could not record the block: %v", err)
+		} else {
+			blocks = n + 1
+			if err := st.SetBlocks(in, blocks, o.summary); err != nil {
+				g.note("could not record the block: %v", err)
+			}
 		}
 	default:
 		if err := st.SetBlocks(in, 0, ""); err != nil {
 			g.note("%v", err)
 		}
 	}
+	g.blocks = blocks
 	if o.run != nil && o.run.Record != nil {
-		rec := Recorded{Decision: "allow", CapOverride: capped, Message: d.Message}
-		if d.Block {
-			rec.Decision = "block"
-		}
+		rec := g.recorded(d, capped)
 		if err := o.run.Record(rec); err != nil {
 			g.note("could not write the receipt: %v", err)
 		}
 	}
 	return Respond(in.Harness, in.Event, d, g.takeNotes())
+}
+
+// recorded is what the receipt keeps of an answer.
+func (g *gate) recorded(d Decision, capped bool) Recorded {
+	rec := Recorded{Decision: "allow", CapOverride: capped, Message: d.Message, StopHookActive: g.in.StopHookActive, Blocks: g.blocks}
+	if d.Block {
+		rec.Decision, rec.Message = "block", d.Reason
+	}
+	if g.in.Raw != nil && has(g.in.Raw, "loop_count") {
+		n := g.in.LoopCount
+		rec.LoopCount = &n
+	}
+	return rec
+}
+
+// startAnswer is the answer to a session start, on every path: nothing on
+// stdout (a session start's stdout becomes the agent's context) and exit
+// 0. What went wrong goes to stderr; a session with no baseline is simply
+// verified at every stop.
+func (g *gate) startAnswer(o outcome) Answer {
+	notes := g.takeNotes()
+	if !o.silent {
+		notes = append(notes, "no baseline recorded for this session: "+firstLine(orDefault(o.summary, "vbd could not record it")))
+	}
+	return Answer{Stderr: noteLines(notes)}
 }
 
 // emergency answers after a panic outside the verification: a block,
@@ -644,6 +768,10 @@ func (g *gate) emergency(r any) int {
 	a := Answer{Stdout: `{"decision":"block","reason":"vbd hit an internal error and verified nothing; this is not a pass"}` + "\n"}
 	func() {
 		defer func() { _ = recover() }()
+		if isStartEvent(g.in.Event) {
+			a = Answer{Stderr: fmt.Sprintf("vbd: internal error at the session start (panic: %v); no baseline recorded\n", r)}
+			return
+		}
 		a = Respond(g.in.Harness, g.in.Event, Decision{Block: true, Reason: report.HookPanicReason(r, "")}, nil)
 	}()
 	return g.emit(a)

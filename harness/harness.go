@@ -225,14 +225,16 @@ func specOf(n Name) Spec {
 	return unknownSpec
 }
 
-// Margin is how long after the budget vbd's own watchdog answers anyway,
-// for a budget b: a tenth of it, between 5s and 30s. At least 5s, so the
-// runner can stop a check that ignores SIGTERM (3s grace) and vbd still
-// answers with the run's verdict; the defaults and the timeouts vbd
-// install writes leave the margin below the harness's timeout.
+// Margin is how long after the budget vbd may take to answer and exit,
+// whatever the checks do, for a budget b: a tenth of it, between 6s and
+// 30s. At least 6s, so that the runner can stop a check that ignores
+// SIGTERM (3s grace) and vbd still answers with the run's verdict, and
+// that when vbd must answer without it, it still waits for the runner's
+// kill before exiting. The defaults and the timeouts vbd install writes
+// keep budget + margin below the harness's timeout.
 func Margin(b time.Duration) time.Duration {
 	m := b / 10
-	return min(max(m, 5*time.Second), 30*time.Second)
+	return min(max(m, 6*time.Second), 30*time.Second)
 }
 
 // Timing is what vbd install writes: the harness timeout and the budget

@@ -169,8 +169,18 @@ type Hook struct {
 	// Decision is "allow" or "block".
 	Decision string `json:"decision"`
 	// CapOverride is true when a block cap turned a block into an allow.
-	CapOverride bool   `json:"cap_override"`
-	Message     string `json:"message,omitempty"`
+	CapOverride bool `json:"cap_override"`
+	// Message is the text sent: the block's reason, or the allow's message
+	// to the user.
+	Message string `json:"message,omitempty"`
+	// StopHookActive is the input's stop_hook_active: an earlier stop hook
+	// blocked this turn. vbd gives no free pass for it.
+	StopHookActive bool `json:"stop_hook_active"`
+	// LoopCount is Cursor's loop_count, when the input carried one.
+	LoopCount *int `json:"loop_count,omitempty"`
+	// Blocks is vbd's count of consecutive blocks for the session after
+	// this answer: 0 after an allow, including one the cap forced.
+	Blocks int `json:"consecutive_blocks"`
 }
 
 // ReusedFrom names the earlier receipt whose pass a reused run rests on.

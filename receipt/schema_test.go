@@ -95,6 +95,12 @@ func TestSchemaRejects(t *testing.T) {
 		"short fingerprint":       func(m map[string]any) { m["fingerprint"] = "abc" },
 		"no fingerprint, no note": func(m map[string]any) { m["fingerprint"] = "" },
 		"bad time":                func(m map[string]any) { m["started"] = "yesterday" },
+		"capped block": func(m map[string]any) {
+			m["hook"].(map[string]any)["cap_override"] = true
+		},
+		"uncounted block": func(m map[string]any) {
+			m["hook"].(map[string]any)["consecutive_blocks"] = 0
+		},
 		"long tail": func(m map[string]any) {
 			tail := make([]any, 41)
 			for i := range tail {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
 )
 
 // Keep is how many receipts a store keeps besides the newest pass of each
@@ -129,6 +130,46 @@ func (s Store) Latest() (*Receipt, []byte, error) {
 		}
 	}
 	return nil, nil, ErrNone
+}
+
+// LastComplete returns the newest receipt of mode whose checks all ran to
+// an end in a run of their own (not reused, none cut by a timeout or the
+// budget, none interrupted, at least one run): its time is the suite's
+// time, which vbd install sizes a hook's timeout from. It returns ErrNone
+// when there is none.
+func (s Store) LastComplete(mode Mode) (*Receipt, error) {
+	ids, err := s.names()
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		data, err := os.ReadFile(s.Path(id))
+		if err != nil {
+			continue
+		}
+		r, err := Parse(data)
+		if err != nil || r.Mode != mode || r.ReusedFrom != nil || !r.Ended.After(r.Started) {
+			continue
+		}
+		if r.complete() {
+			return r, nil
+		}
+	}
+	return nil, ErrNone
+}
+
+// complete is true when at least one check ran and none was cut short.
+func (r *Receipt) complete() bool {
+	ran := false
+	for _, c := range r.Checks {
+		switch verdict.Status(c.Status) {
+		case verdict.Timeout, verdict.NotRun, verdict.Interrupted:
+			return false
+		case verdict.Pass, verdict.Fail, verdict.Vacuous:
+			ran = ran || !c.Started.IsZero()
+		}
+	}
+	return ran
 }
 
 // Query asks for a receipt that lets a run be skipped.

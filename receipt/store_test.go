@@ -39,7 +39,7 @@ func sample(fp string, code int, mode Mode) *Receipt {
 		},
 		Verdict:  Verdict{Code: code, Word: words[code], Summary: "summary", Reasons: []string{"go vet (exit 1)"}},
 		Warnings: []string{"cleared MAKEFLAGS=n for checks"},
-		Hook:     &Hook{Decision: "block", CapOverride: false, Message: "fix go vet"},
+		Hook:     &Hook{Decision: "block", CapOverride: false, Message: "fix go vet", StopHookActive: true, LoopCount: new(2), Blocks: 2},
 	}
 }
 
@@ -263,5 +263,46 @@ func TestCheckRoundTripAndTailBound(t *testing.T) {
 	if back.Check.Command() != "make test" || back.Check.CommandIn() != "cd web && make test" || back.Status != verdict.Fail ||
 		*back.ExitCode != 3 || back.Duration != o.Duration || back.Evidence.Failed != 1 || back.LogPath != "/l" {
 		t.Fatalf("outcome round trip: %+v", back)
+	}
+}
+
+// TestLastComplete: vbd install sizes a hook's timeout from the newest run
+// of the mode whose checks all ran to an end: not a reused run, not one
+// cut by the budget or interrupted, and not a run of the other mode.
+func TestLastComplete(t *testing.T) {
+	s := Open(t.TempDir())
+	if _, err := s.LastComplete(Full); err != ErrNone {
+		t.Fatalf("empty store: err = %v, want ErrNone", err)
+	}
+	save := func(r *Receipt, at time.Time) *Receipt {
+		t.Helper()
+		if _, err := s.Save(r, at); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	fp := strings.Repeat("c", 64)
+	full := save(sample(fp, 1, Full), t0)
+	cut := sample(fp, 1, Full)
+	cut.Checks[1].Status, cut.Checks[1].Detail = "timeout", "budget"
+	save(cut, t0.Add(time.Minute))
+	interrupted := sample(fp, 1, Full)
+	interrupted.Checks[0].Status = "interrupted"
+	save(interrupted, t0.Add(2*time.Minute))
+	reused := sample(fp, 0, Full)
+	reused.ReusedFrom = &ReusedFrom{Receipt: full.ID, Fingerprint: fp, At: t0, Checks: 1}
+	save(reused, t0.Add(3*time.Minute))
+	nothingRan := sample(fp, 2, Full)
+	for i := range nothingRan.Checks {
+		nothingRan.Checks[i].Status, nothingRan.Checks[i].Started = "skipped", time.Time{}
+	}
+	save(nothingRan, t0.Add(4*time.Minute))
+	quick := save(sample(fp, 0, Quick), t0.Add(5*time.Minute))
+
+	if got, err := s.LastComplete(Full); err != nil || got.ID != full.ID {
+		t.Errorf("LastComplete(full) = %v, %v; want %s", got, err, full.ID)
+	}
+	if got, err := s.LastComplete(Quick); err != nil || got.ID != quick.ID {
+		t.Errorf("LastComplete(quick) = %v, %v; want %s", got, err, quick.ID)
 	}
 }

@@ -263,6 +263,13 @@ func HookDeadlineReason(budget, limit time.Duration) string {
 		verdict.Round(budget), verdict.Round(limit)))
 }
 
+// HookInterruptedReason is the block when vbd itself was stopped (SIGTERM,
+// as a harness sends at its timeout, or Ctrl-C) before the checks finished.
+func HookInterruptedReason() string {
+	return "vbd: NOT VERIFIED: vbd was stopped (SIGTERM or Ctrl-C) before the checks finished, so nothing was verified. This is not a pass.\n" +
+		"Run `vbd` to verify the work, or say plainly that it is not verified and why.\n"
+}
+
 // HookBackgroundReason is the block when the agent wants to stop with
 // background work still in flight.
 func HookBackgroundReason(tasks []string) string {

@@ -184,14 +184,15 @@ func TestHookClip(t *testing.T) {
 
 func TestHookMessages(t *testing.T) {
 	for name, got := range map[string]string{
-		"error":      HookErrorReason(errors.New(".vbd.toml:3: unknown key \"nme\"")),
-		"panic":      HookPanicReason("boom", "/state/hooks/last-crash.txt"),
-		"usage":      HookUsageReason([]string{"unknown flag --bogus"}, "claude"),
-		"deadline":   HookDeadlineReason(25*time.Second, 27500*time.Millisecond),
-		"background": HookBackgroundReason([]string{"b1 (shell, running): npm run dev [$ npm run dev]", "a2 (agent, pending): review"}),
-		"cap":        HookCapMessage(3, 3, "FAILED: go test (exit 1)"),
-		"unchanged":  HookUnchangedMessage(),
-		"cursor":     HookNotCompletedMessage("aborted"),
+		"error":       HookErrorReason(errors.New(".vbd.toml:3: unknown key \"nme\"")),
+		"panic":       HookPanicReason("boom", "/state/hooks/last-crash.txt"),
+		"usage":       HookUsageReason([]string{"unknown flag --bogus"}, "claude"),
+		"deadline":    HookDeadlineReason(25*time.Second, 27500*time.Millisecond),
+		"interrupted": HookInterruptedReason(),
+		"background":  HookBackgroundReason([]string{"b1 (shell, running): npm run dev [$ npm run dev]", "a2 (agent, pending): review"}),
+		"cap":         HookCapMessage(3, 3, "FAILED: go test (exit 1)"),
+		"unchanged":   HookUnchangedMessage(),
+		"cursor":      HookNotCompletedMessage("aborted"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if utf8.RuneCountInString(got) >= MaxHookReason {

@@ -39,12 +39,26 @@ var junitXSD = map[string]struct {
 	"system-err": {text: true},
 }
 
+// junitSequence is the XSD's xs:sequence for the elements whose children
+// come in a fixed order, each with how often it may occur (1 = at most once).
+var junitSequence = map[string][]struct {
+	name string
+	once bool
+}{
+	"testsuite": {{"properties", true}, {"testcase", false}, {"system-out", true}, {"system-err", true}},
+	"testcase":  {{"skipped", true}, {"error", false}, {"failure", false}, {"system-out", false}, {"system-err", false}},
+}
+
 // validateJUnit checks a document against junitXSD with encoding/xml's
 // tokenizer, which also proves it is well-formed XML.
 func validateJUnit(t *testing.T, data []byte) {
 	t.Helper()
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	var stack []string
+	// seen[i] counts the children of stack[i] by name; last[i] is the
+	// position in junitSequence of the latest one.
+	var seen []map[string]int
+	var last []int
 	roots := 0
 	for {
 		tok, err := dec.Token()
@@ -68,6 +82,24 @@ func validateJUnit(t *testing.T, data []byte) {
 				}
 			} else if parent := stack[len(stack)-1]; !slices.Contains(junitXSD[parent].children, name) {
 				t.Fatalf("<%s> may not contain <%s>", parent, name)
+			} else if seq, ok := junitSequence[parent]; ok {
+				top := len(stack) - 1
+				pos := slices.IndexFunc(seq, func(e struct {
+					name string
+					once bool
+				}) bool {
+					return e.name == name
+				})
+				if pos >= 0 {
+					if pos < last[top] {
+						t.Fatalf("<%s> comes after a later element of <%s>'s sequence", name, parent)
+					}
+					seen[top][name]++
+					if seq[pos].once && seen[top][name] > 1 {
+						t.Fatalf("<%s> holds more than one <%s>", parent, name)
+					}
+					last[top] = pos
+				}
 			}
 			var have []string
 			for _, a := range tok.Attr {
@@ -82,8 +114,11 @@ func validateJUnit(t *testing.T, data []byte) {
 				}
 			}
 			stack = append(stack, name)
+			seen = append(seen, map[string]int{})
+			last = append(last, 0)
 		case xml.EndElement:
 			stack = stack[:len(stack)-1]
+			seen, last = seen[:len(seen)-1], last[:len(last)-1]
 		case xml.CharData:
 			if len(stack) > 0 && !junitXSD[stack[len(stack)-1]].text && strings.TrimSpace(string(tok)) != "" {
 				t.Fatalf("<%s> may not hold text %q", stack[len(stack)-1], tok)

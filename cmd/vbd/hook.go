@@ -10,6 +10,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/vbd-dev/vbd/harness"
+	"github.com/vbd-dev/vbd/receipt"
 )
 
 // hookCmd answers an agent harness's stop hook. It is listed here for
@@ -27,21 +28,25 @@ type hookCmd struct {
 func (hookCmd) Run() error { return errors.New("vbd hook is handled before command-line parsing") }
 
 // isHookInvocation reports whether args ask for hook mode: the first word
-// that is not a global -C/--directory flag is "hook".
+// that is not a flag (or the value of -C/--directory) is "hook".
 func isHookInvocation(args []string) bool {
 	_, ok := hookArgs(args)
 	return ok
 }
 
-// hookArgs returns args without the "hook" word, global flags kept (hook
-// mode reads -C itself).
+// hookArgs returns args without the "hook" word, the flags before it kept:
+// hook mode reads -C itself, and answers any other flag (a typo, --help) as
+// a misconfigured hook in the harness's protocol, because kong's usage exit
+// or help text would read as "allow".
 func hookArgs(args []string) ([]string, bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case a == "--":
+			return nil, false
 		case a == "-C" || a == "--directory":
 			i++
-		case strings.HasPrefix(a, "-C") || strings.HasPrefix(a, "--directory="):
+		case strings.HasPrefix(a, "-") && a != "-":
 		case a == "hook":
 			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
 			return rest, true
@@ -84,7 +89,12 @@ func hookVerify(ctx context.Context, r harness.Request) (*harness.Run, error) {
 	}
 	run.Record = func(rec harness.Recorded) error {
 		v.Hook = &hookDecision{Decision: rec.Decision, CapOverride: rec.CapOverride, Message: rec.Message}
-		return saveReceipt(v)
+		_, err := writeReceiptWith(v, func(r *receipt.Receipt) {
+			if r.Hook != nil {
+				r.Hook.StopHookActive, r.Hook.LoopCount, r.Hook.Blocks = rec.StopHookActive, rec.LoopCount, rec.Blocks
+			}
+		})
+		return err
 	}
 	return run, nil
 }

@@ -155,6 +155,12 @@ func saveReceipt(v *verification) error {
 // writeReceipt builds v's receipt and stores it. The receipt is returned
 // even when it could not be stored, so that it can still be printed.
 func writeReceipt(v *verification) (*receipt.Receipt, error) {
+	return writeReceiptWith(v, nil)
+}
+
+// writeReceiptWith is writeReceipt with amend, when set, applied to the
+// receipt before it is stored.
+func writeReceiptWith(v *verification, amend func(*receipt.Receipt)) (*receipt.Receipt, error) {
 	store := receipt.Open(v.StateDir)
 	var stamp receipt.Stamp
 	switch {
@@ -167,6 +173,9 @@ func writeReceipt(v *verification) (*receipt.Receipt, error) {
 		stamp = *v.Stamp
 	}
 	r := newReceipt(v, stamp)
+	if amend != nil {
+		amend(r)
+	}
 	if _, err := store.Save(r, time.Now()); err != nil {
 		return r, err
 	}
