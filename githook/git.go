@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -177,4 +178,41 @@ func RepoEnvNames(env []string) []string {
 		}
 	}
 	return names
+}
+
+// OwnIndex reports whether the repository and index that g.Env names
+// (inside a hook: GIT_INDEX_FILE, and GIT_DIR in some setups) are the ones
+// git finds from g.Dir without any repository variables. Only then may
+// checks run in the work tree without those variables and still see what
+// is being committed. It is false for git commit -a and git commit
+// <paths>, which commit a temporary index.
+//
+// Checks must never inherit the variables: a check that makes a git
+// repository of its own (the tests of any git tool do) would otherwise
+// stage its files into the index being committed.
+func OwnIndex(ctx context.Context, g Git) (bool, error) {
+	args := []string{"rev-parse", "--absolute-git-dir", "--git-path", "index"}
+	hook, err := g.output(ctx, args...)
+	if err != nil {
+		return false, fmt.Errorf("find the index being committed: %w", err)
+	}
+	plain := Git{Dir: g.Dir, Env: StripRepoEnv(envOrProcess(g.Env))}
+	own, err := plain.output(ctx, args...)
+	if err != nil {
+		return false, nil //nolint:nilerr // git finds no repository here without the variables: not its own index
+	}
+	a, b := resolvedLines(g.Dir, hook), resolvedLines(g.Dir, own)
+	return slices.Equal(a, b), nil
+}
+
+// resolvedLines reads git's path-per-line output as real absolute paths.
+func resolvedLines(dir string, out []byte) []string {
+	var paths []string
+	for line := range strings.SplitSeq(strings.TrimRight(string(out), "\n"), "\n") {
+		if !filepath.IsAbs(line) {
+			line = filepath.Join(dir, line)
+		}
+		paths = append(paths, realPath(line))
+	}
+	return paths
 }

@@ -1,6 +1,8 @@
 package githook
 
 import (
+	"context"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -36,5 +38,32 @@ func TestExcludePattern(t *testing.T) {
 		if got := excludePattern(in); got != want {
 			t.Errorf("excludePattern(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestOwnIndex(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.commitAll("init")
+	tests := []struct {
+		name string
+		env  []string
+		want bool
+	}{
+		{"no variables", nil, true},
+		{"git's relative GIT_INDEX_FILE for a plain commit", []string{"GIT_INDEX_FILE=.git/index"}, true},
+		{"the same index, absolute", []string{"GIT_INDEX_FILE=" + filepath.Join(r.dir, ".git", "index")}, true},
+		{"git commit -a's temporary index", []string{"GIT_INDEX_FILE=.git/index.lock"}, false},
+		{"another repository's index", []string{"GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := append(r.env[:len(r.env):len(r.env)], tt.env...)
+			got, err := OwnIndex(ctx, Git{Dir: r.dir, Env: env})
+			if err != nil || got != tt.want {
+				t.Errorf("OwnIndex = %v, %v; want %v", got, err, tt.want)
+			}
+		})
 	}
 }

@@ -97,140 +97,239 @@ type InstallOptions struct {
 	Args []string
 }
 
-// Installed reports what Install did.
-type Installed struct {
-	// HooksDir is the effective hooks directory, Hook vbd's hook in it.
-	HooksDir, Hook string
+// HookResult says what Install or Uninstall did to one hook.
+type HookResult struct {
+	// Name is the hook (pre-commit, pre-merge-commit), Path its file.
+	Name, Path string
 	// Updated is true when vbd's hook was already there and was rewritten.
 	Updated bool
 	// Kept is the path of the hook that runs before vbd, "" if none.
 	Kept string
-	// Owner is who wrote the kept hook.
+	// Owner is who wrote the kept (or restored) hook.
 	Owner Owner
+	// Removed is true when Uninstall removed vbd's hook.
+	Removed bool
+	// Restored is true when Uninstall put the kept hook back.
+	Restored bool
+	// NotInstalled is true when Uninstall found nothing of vbd's.
+	NotInstalled bool
+}
+
+// Installed reports what Install did.
+type Installed struct {
+	// HooksDir is the effective hooks directory.
+	HooksDir string
+	// Hooks has one entry per hook of HookNames, in that order.
+	Hooks []HookResult
 	// Notes tell the user what they need to know about this hooks
 	// directory (husky regenerates it, it is tracked, it is shared).
 	Notes []string
 }
 
-// Install writes vbd's pre-commit hook into the effective hooks directory
-// of the repository at g.Dir. An existing hook is renamed, byte for byte
-// and mode for mode, to pre-commit.vbd-legacy, and vbd's hook runs it
-// first. Installing again only rewrites vbd's hook.
+// installStep is what Install will do to one hook, decided before any
+// file is touched.
+type installStep struct {
+	res        HookResult
+	legacy     string
+	keptBytes  []byte
+	move       bool // rename the existing hook to legacy first
+	duplicate  bool // the hook is an identical rewrite of the kept one
+	createdNew bool // no hook was there: undo removes vbd's
+}
+
+// Install writes vbd's hooks (pre-commit and pre-merge-commit) into the
+// effective hooks directory of the repository at g.Dir. An existing hook
+// is renamed, byte for byte and mode for mode, to <hook>.vbd-legacy, and
+// vbd's hook runs it first. Installing again only rewrites vbd's hooks.
+// Every hook is examined before any file changes, so a refusal leaves all
+// of them as they were; a failure while writing undoes what was done.
 func Install(ctx context.Context, g Git, o InstallOptions) (Installed, error) {
 	var res Installed
 	loc, err := locate(ctx, g)
 	if err != nil {
 		return res, err
 	}
-	res.HooksDir, res.Hook = loc.hooksDir, filepath.Join(loc.hooksDir, HookName)
-	legacy := filepath.Join(loc.hooksDir, LegacyName)
+	res.HooksDir = loc.hooksDir
 	if err := os.MkdirAll(loc.hooksDir, 0o755); err != nil {
 		return res, fmt.Errorf("create the hooks directory: %w", err)
 	}
-
-	cur, curExists, err := readHook(res.Hook)
-	if err != nil {
-		return res, err
-	}
-	kept, keptExists, err := readHook(legacy)
-	if err != nil {
-		return res, err
-	}
-	moved := false
-	switch {
-	case curExists && IsVBDHook(cur):
-		res.Updated = true
-	case curExists && keptExists:
-		if !bytes.Equal(cur, kept) {
-			return res, fmt.Errorf("%s is not vbd's hook, and %s from an earlier install is still there: something replaced vbd's hook since it was installed; keep the one you want as %s, delete the other, then install again",
-				res.Hook, LegacyName, HookName)
+	var steps []installStep
+	for _, name := range HookNames() {
+		st, err := planInstall(loc.hooksDir, name)
+		if err != nil {
+			return res, err
 		}
-		// The same hook was written again (husky rewrites its stub on
-		// every npm install): the kept copy already holds it.
-		if err := os.Remove(res.Hook); err != nil {
-			return res, fmt.Errorf("remove the duplicate of %s: %w", LegacyName, err)
-		}
-		res.Notes = append(res.Notes, fmt.Sprintf("%s had been written again, identical to the kept %s, so vbd's hook replaced it again", HookName, LegacyName))
-	case curExists:
-		if err := os.Rename(res.Hook, legacy); err != nil {
-			return res, fmt.Errorf("keep the existing hook as %s: %w", LegacyName, err)
-		}
-		kept, keptExists, moved = cur, true, true
+		steps = append(steps, st)
 	}
-	if keptExists {
-		res.Kept, res.Owner = legacy, IdentifyOwner(kept, loc.hooksDir)
-	}
-
-	script := Script(ScriptOptions{Exe: o.Exe, Args: o.Args, SourceLegacy: res.Owner == OwnerHusky && shScript(kept)})
-	if err := state.WriteFileAtomic(res.Hook, script, 0o755); err != nil {
-		if moved {
-			if rerr := os.Rename(legacy, res.Hook); rerr != nil {
-				err = errors.Join(err, fmt.Errorf("put the existing hook back from %s: %w", legacy, rerr))
+	var done []installStep
+	for _, st := range steps {
+		if err := st.apply(o); err != nil {
+			for i := len(done) - 1; i >= 0; i-- {
+				err = errors.Join(err, done[i].undo())
 			}
+			return res, err
 		}
-		return res, fmt.Errorf("write the hook: %w", err)
+		done = append(done, st)
+		res.Hooks = append(res.Hooks, st.res)
+		if st.duplicate {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s had been written again, identical to the kept %s, so vbd's hook replaced it again", st.res.Name, LegacyFor(st.res.Name)))
+		}
 	}
 	res.Notes = append(res.Notes, loc.notes(ctx, g, res)...)
 	return res, nil
 }
 
-// Uninstalled reports what Uninstall did.
-type Uninstalled struct {
-	// Hook is the pre-commit hook's path.
-	Hook string
-	// Removed is true when vbd's hook was removed.
-	Removed bool
-	// Restored is true when the kept hook was put back as the hook.
-	Restored bool
-	// Owner is who wrote the restored hook.
-	Owner Owner
-	// NotInstalled is true when there was nothing of vbd's to remove.
-	NotInstalled bool
+// planInstall decides what installing hook name means, or why it must not.
+func planInstall(hooksDir, name string) (installStep, error) {
+	st := installStep{res: HookResult{Name: name, Path: filepath.Join(hooksDir, name)}, legacy: filepath.Join(hooksDir, LegacyFor(name))}
+	cur, curExists, err := readHook(st.res.Path)
+	if err != nil {
+		return st, err
+	}
+	kept, keptExists, err := readHook(st.legacy)
+	if err != nil {
+		return st, err
+	}
+	switch {
+	case curExists && IsVBDHook(cur):
+		st.res.Updated = true
+	case curExists && keptExists:
+		if !bytes.Equal(cur, kept) {
+			return st, fmt.Errorf("%s is not vbd's hook, and %s from an earlier install is still there: something replaced vbd's hook since it was installed; keep the one you want as %s, delete the other, then install again",
+				st.res.Path, LegacyFor(name), name)
+		}
+		// The same hook was written again (husky rewrites its stub on
+		// every npm install): the kept copy already holds it.
+		st.duplicate = true
+	case curExists:
+		st.move, kept, keptExists = true, cur, true
+	default:
+		st.createdNew = !keptExists
+	}
+	if keptExists {
+		st.keptBytes = kept
+		st.res.Kept, st.res.Owner = st.legacy, IdentifyOwner(kept, hooksDir)
+	}
+	return st, nil
 }
 
-// Uninstall removes vbd's hook from the effective hooks directory and puts
-// the kept hook back exactly (a rename: same bytes, same mode). A hook
-// that is not vbd's is never touched.
+// apply carries out one planned install.
+func (st installStep) apply(o InstallOptions) error {
+	if st.move {
+		if err := os.Rename(st.res.Path, st.legacy); err != nil {
+			return fmt.Errorf("keep the existing %s hook as %s: %w", st.res.Name, LegacyFor(st.res.Name), err)
+		}
+	}
+	// The atomic write replaces a duplicate of the kept hook in one step:
+	// there is no moment without a hook.
+	script := Script(ScriptOptions{Hook: st.res.Name, Exe: o.Exe, Args: o.Args, SourceLegacy: st.res.Owner == OwnerHusky && shScript(st.keptBytes)})
+	if err := state.WriteFileAtomic(st.res.Path, script, 0o755); err != nil {
+		err = fmt.Errorf("write the %s hook: %w", st.res.Name, err)
+		if st.move {
+			if rerr := os.Rename(st.legacy, st.res.Path); rerr != nil {
+				err = errors.Join(err, fmt.Errorf("put the existing hook back from %s: %w", st.legacy, rerr))
+			}
+		}
+		return err
+	}
+	return nil
+}
+
+// undo reverses apply after a later hook failed: the hook that was there
+// comes back, and a hook vbd created from nothing goes. An update or an
+// absorbed duplicate stays: vbd's hook chains the kept one either way.
+func (st installStep) undo() error {
+	switch {
+	case st.move:
+		if err := os.Rename(st.legacy, st.res.Path); err != nil {
+			return fmt.Errorf("put the existing %s hook back from %s: %w", st.res.Name, st.legacy, err)
+		}
+	case st.createdNew:
+		if err := os.Remove(st.res.Path); err != nil {
+			return fmt.Errorf("remove vbd's %s hook again: %w", st.res.Name, err)
+		}
+	}
+	return nil
+}
+
+// Uninstalled reports what Uninstall did.
+type Uninstalled struct {
+	// Hooks has one entry per hook of HookNames, in that order.
+	Hooks []HookResult
+}
+
+// NotInstalled reports whether no hook of vbd's was found.
+func (u Uninstalled) NotInstalled() bool {
+	for _, h := range u.Hooks {
+		if !h.NotInstalled {
+			return false
+		}
+	}
+	return true
+}
+
+// Uninstall removes vbd's hooks from the effective hooks directory and
+// puts each kept hook back exactly (a rename: same bytes, same mode). A
+// hook that is not vbd's is never touched, and if any hook is in a state
+// vbd cannot undo safely, nothing is changed.
 func Uninstall(ctx context.Context, g Git) (Uninstalled, error) {
 	var res Uninstalled
 	loc, err := locate(ctx, g)
 	if err != nil {
 		return res, err
 	}
-	res.Hook = filepath.Join(loc.hooksDir, HookName)
-	legacy := filepath.Join(loc.hooksDir, LegacyName)
-	cur, curExists, err := readHook(res.Hook)
-	if err != nil {
-		return res, err
+	type step struct {
+		res    HookResult
+		legacy string
+		// duplicate: the hook was written again, identical to the kept
+		// copy (husky does on npm install), so only the copy goes.
+		duplicate bool
 	}
-	kept, keptExists, err := readHook(legacy)
-	if err != nil {
-		return res, err
-	}
-	switch {
-	case curExists && !IsVBDHook(cur):
-		if keptExists {
-			return res, fmt.Errorf("%s is not vbd's hook, yet %s from an earlier vbd install is still there: something replaced vbd's hook; left both alone, keep the one you want as %s and delete the other",
-				res.Hook, LegacyName, HookName)
+	var steps []step
+	for _, name := range HookNames() {
+		st := step{res: HookResult{Name: name, Path: filepath.Join(loc.hooksDir, name)}, legacy: filepath.Join(loc.hooksDir, LegacyFor(name))}
+		cur, curExists, err := readHook(st.res.Path)
+		if err != nil {
+			return res, err
 		}
-		res.NotInstalled = true
-		return res, nil
-	case !curExists && !keptExists:
-		res.NotInstalled = true
-		return res, nil
-	}
-	res.Removed = curExists
-	if keptExists {
-		// The rename replaces vbd's hook atomically: there is no moment
-		// without a pre-commit hook.
-		if err := os.Rename(legacy, res.Hook); err != nil {
-			return res, fmt.Errorf("restore %s: %w", LegacyName, err)
+		kept, keptExists, err := readHook(st.legacy)
+		if err != nil {
+			return res, err
 		}
-		res.Restored, res.Owner = true, IdentifyOwner(kept, loc.hooksDir)
-		return res, nil
+		switch {
+		case curExists && !IsVBDHook(cur) && keptExists && bytes.Equal(cur, kept):
+			st.duplicate, st.res.Restored, st.res.Owner = true, true, IdentifyOwner(kept, loc.hooksDir)
+		case curExists && !IsVBDHook(cur) && keptExists:
+			return res, fmt.Errorf("%s is not vbd's hook, yet %s from an earlier vbd install is still there: something replaced vbd's hook; left every hook alone, keep the one you want as %s and delete the other",
+				st.res.Path, LegacyFor(name), name)
+		case curExists && !IsVBDHook(cur), !curExists && !keptExists:
+			st.res.NotInstalled = true
+		default:
+			st.res.Removed, st.res.Restored = curExists, keptExists
+			if keptExists {
+				st.res.Owner = IdentifyOwner(kept, loc.hooksDir)
+			}
+		}
+		steps = append(steps, st)
 	}
-	if err := os.Remove(res.Hook); err != nil {
-		return res, fmt.Errorf("remove vbd's hook: %w", err)
+	for _, st := range steps {
+		switch {
+		case st.duplicate:
+			if err := os.Remove(st.legacy); err != nil {
+				return res, fmt.Errorf("remove %s, a copy of the hook that is back at %s: %w", LegacyFor(st.res.Name), st.res.Name, err)
+			}
+		case st.res.Restored:
+			// The rename replaces vbd's hook atomically: there is no
+			// moment without a hook.
+			if err := os.Rename(st.legacy, st.res.Path); err != nil {
+				return res, fmt.Errorf("restore %s: %w", LegacyFor(st.res.Name), err)
+			}
+		case st.res.Removed:
+			if err := os.Remove(st.res.Path); err != nil {
+				return res, fmt.Errorf("remove vbd's %s hook: %w", st.res.Name, err)
+			}
+		}
+		res.Hooks = append(res.Hooks, st.res)
 	}
 	return res, nil
 }
@@ -289,31 +388,43 @@ func locate(ctx context.Context, g Git) (location, error) {
 	return loc, nil
 }
 
-// notes says what the user must know about where the hook went.
+// notes says what the user must know about where the hooks went.
 func (loc location) notes(ctx context.Context, g Git, res Installed) []string {
 	var notes []string
 	if loc.hooksPath != "" {
-		notes = append(notes, fmt.Sprintf("core.hooksPath is set to %s, so the hook went there: git runs hooks only from that directory", loc.hooksPath))
+		notes = append(notes, fmt.Sprintf("core.hooksPath is set to %s, so the hooks went there: git runs hooks only from that directory", loc.hooksPath))
 	}
 	if loc.worktree {
-		notes = append(notes, "this is a linked worktree; git shares hooks between all worktrees of a repository, so the hook applies to every one of them")
+		notes = append(notes, "this is a linked worktree; git shares hooks between all worktrees of a repository, so the hooks apply to every one of them")
 	}
-	if res.Owner == OwnerHusky && strings.HasSuffix(filepath.ToSlash(loc.hooksDir), "/.husky/_") {
-		notes = append(notes, "husky owns this hooks directory (core.hooksPath=.husky/_) and rewrites .husky/_/pre-commit whenever husky runs (its npm prepare script), which removes vbd's hook. "+
-			"vbd kept husky's stub, which runs .husky/pre-commit first; after the next npm install run \"vbd install git\" again. "+
-			"To share the gate with your team and survive reinstalls, add the line \"vbd pre-commit\" at the end of .husky/pre-commit instead, then run \"vbd uninstall git\"")
+	owners := map[Owner]bool{}
+	for _, h := range res.Hooks {
+		owners[h.Owner] = true
 	}
-	if res.Owner == OwnerLefthook {
-		notes = append(notes, "\"lefthook install\" may replace vbd's hook with its own; run \"vbd install git\" again after it")
+	if owners[OwnerHusky] && strings.HasSuffix(filepath.ToSlash(loc.hooksDir), "/.husky/_") {
+		notes = append(notes, "husky owns this hooks directory (core.hooksPath=.husky/_) and rewrites its hooks there whenever husky runs (its npm prepare script), which removes vbd's. "+
+			"vbd kept husky's stubs, which run .husky/pre-commit (and .husky/pre-merge-commit) first; after the next npm install run \"vbd install git\" again. "+
+			"To share the gate with your team and survive reinstalls, add the line \"vbd pre-commit\" at the end of .husky/pre-commit (and of .husky/pre-merge-commit, for merges) instead, then run \"vbd uninstall git\"")
 	}
-	if res.Owner == OwnerPreCommit {
+	if owners[OwnerLefthook] {
+		notes = append(notes, "\"lefthook install\" may replace vbd's hooks with its own; run \"vbd install git\" again after it")
+	}
+	if owners[OwnerPreCommit] {
 		notes = append(notes, "\"pre-commit install\" would now chain vbd's hook behind its own and run its hooks twice; run \"vbd uninstall git\" first if you reinstall it")
 	}
-	if rel, err := filepath.Rel(loc.top, res.Hook); err == nil && within(res.Hook, loc.top) && !within(res.Hook, loc.gitDirs[0]) && !within(res.Hook, loc.gitDirs[1]) {
+	var tracked []string
+	for _, h := range res.Hooks {
+		rel, err := filepath.Rel(loc.top, h.Path)
+		if err != nil || !within(h.Path, loc.top) || within(h.Path, loc.gitDirs[0]) || within(h.Path, loc.gitDirs[1]) {
+			continue
+		}
 		g.Dir = loc.top
 		if _, err := g.output(ctx, "check-ignore", "-q", "--", filepath.ToSlash(rel)); err != nil {
-			notes = append(notes, fmt.Sprintf("the hooks directory is inside the work tree, so vbd's hook is a file of your repository: git status shows %s changed until you commit it or run \"vbd uninstall git\"", filepath.ToSlash(rel)))
+			tracked = append(tracked, filepath.ToSlash(rel))
 		}
+	}
+	if len(tracked) > 0 {
+		notes = append(notes, fmt.Sprintf("the hooks directory is inside the work tree, so vbd's hooks are files of your repository: git status shows %s changed until you commit them or run \"vbd uninstall git\"", strings.Join(tracked, " and ")))
 	}
 	return notes
 }

@@ -91,84 +91,112 @@ func TestInstallChainsAndUninstallRestores(t *testing.T) {
 			r := newRepo(t)
 			ctx := context.Background()
 			hooks := filepath.Join(r.dir, ".git", "hooks")
-			hook, kept := filepath.Join(hooks, HookName), filepath.Join(hooks, LegacyName)
-			var before hookFile
-			if tt.existing != "" {
+			// Each hook gets its own content, so a mix-up shows.
+			existing := func(name string) string {
+				if tt.existing == "" {
+					return ""
+				}
+				return tt.existing + "# " + name + "\n"
+			}
+			before := map[string]hookFile{}
+			for _, name := range HookNames() {
+				if existing(name) == "" {
+					continue
+				}
+				hook := filepath.Join(hooks, name)
 				if err := os.MkdirAll(hooks, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(hook, []byte(tt.existing), 0o600); err != nil {
+				if err := os.WriteFile(hook, []byte(existing(name)), 0o600); err != nil {
 					t.Fatal(err)
 				}
 				if err := os.Chmod(hook, tt.mode); err != nil {
 					t.Fatal(err)
 				}
-				before = readHookFile(t, hook)
+				before[name] = readHookFile(t, hook)
 			}
 
 			res, err := Install(ctx, r.gitter(), InstallOptions{Exe: "/opt/vbd", Args: []string{"--quick"}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Hook != hook || res.Owner != tt.wantOwner || res.Updated {
-				t.Errorf("Install = %+v; want hook %s, owner %q, not updated", res, hook, tt.wantOwner)
+			if len(res.Hooks) != len(HookNames()) {
+				t.Fatalf("Install = %+v; want one result per hook", res)
 			}
 			if notes := strings.Join(res.Notes, "\n"); strings.Contains(notes, "inside the work tree") || strings.Contains(notes, "core.hooksPath") {
 				t.Errorf("notes for a plain .git/hooks install: %q", res.Notes)
 			}
-			got := readHookFile(t, hook)
-			if !IsVBDHook([]byte(got.content)) || got.mode.Perm() != 0o755 {
-				t.Errorf("hook is not vbd's executable script: mode %v\n%s", got.mode, got.content)
-			}
-			if strings.Contains(got.content, `(. "$legacy")`) != tt.wantSrc {
-				t.Errorf("sourcing the kept hook = %v, want %v", !tt.wantSrc, tt.wantSrc)
-			}
-			if tt.existing != "" {
-				if k := readHookFile(t, kept); k != before {
-					t.Errorf("kept hook = %+v, want byte-exact %+v", k, before)
+			for i, name := range HookNames() {
+				hook, kept := filepath.Join(hooks, name), filepath.Join(hooks, LegacyFor(name))
+				h := res.Hooks[i]
+				if h.Name != name || h.Path != hook || h.Owner != tt.wantOwner || h.Updated {
+					t.Errorf("Install %s = %+v; want hook %s, owner %q, not updated", name, h, hook, tt.wantOwner)
 				}
-			} else if _, err := os.Lstat(kept); err == nil {
-				t.Error("a kept hook appeared from nowhere")
+				got := readHookFile(t, hook)
+				if !IsVBDHook([]byte(got.content)) || got.mode.Perm() != 0o755 {
+					t.Errorf("%s is not vbd's executable script: mode %v\n%s", name, got.mode, got.content)
+				}
+				if strings.Contains(got.content, `(. "$legacy")`) != tt.wantSrc {
+					t.Errorf("%s: sourcing the kept hook = %v, want %v", name, !tt.wantSrc, tt.wantSrc)
+				}
+				if !strings.Contains(got.content, "legacy=$hook_dir/"+LegacyFor(name)+"\n") {
+					t.Errorf("%s does not chain its own kept hook:\n%s", name, got.content)
+				}
+				if strings.Contains(got.content, "--hook pre-merge-commit") != (name == MergeHookName) {
+					t.Errorf("%s: --hook pre-merge-commit passed = %v", name, name != MergeHookName)
+				}
+				if tt.existing != "" {
+					if k := readHookFile(t, kept); k != before[name] {
+						t.Errorf("kept %s = %+v, want byte-exact %+v", name, k, before[name])
+					}
+				} else if _, err := os.Lstat(kept); err == nil {
+					t.Errorf("a kept %s appeared from nowhere", name)
+				}
 			}
 
-			// Installing again rewrites vbd's hook only: no chain of vbd
+			// Installing again rewrites vbd's hooks only: no chain of vbd
 			// behind vbd.
 			res, err = Install(ctx, r.gitter(), InstallOptions{Exe: "/opt/vbd"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !res.Updated || res.Owner != tt.wantOwner {
-				t.Errorf("reinstall = %+v; want updated, owner %q", res, tt.wantOwner)
-			}
-			if tt.existing != "" {
-				if k := readHookFile(t, kept); k != before {
-					t.Errorf("after reinstall the kept hook = %+v, want %+v", k, before)
+			for i, name := range HookNames() {
+				if h := res.Hooks[i]; !h.Updated || h.Owner != tt.wantOwner {
+					t.Errorf("reinstall %s = %+v; want updated, owner %q", name, h, tt.wantOwner)
 				}
-			}
-			if strings.Contains(readHookFile(t, hook).content, "--quick") {
-				t.Error("reinstall without --quick kept --quick")
+				if tt.existing != "" {
+					if k := readHookFile(t, filepath.Join(hooks, LegacyFor(name))); k != before[name] {
+						t.Errorf("after reinstall the kept %s = %+v, want %+v", name, k, before[name])
+					}
+				}
+				if strings.Contains(readHookFile(t, filepath.Join(hooks, name)).content, "--quick") {
+					t.Errorf("reinstall without --quick kept --quick in %s", name)
+				}
 			}
 
 			un, err := Uninstall(ctx, r.gitter())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !un.Removed || un.Restored != (tt.existing != "") {
-				t.Errorf("Uninstall = %+v", un)
-			}
-			if tt.existing == "" {
-				if _, err := os.Lstat(hook); err == nil {
-					t.Error("uninstall left a hook where there was none")
+			for i, name := range HookNames() {
+				hook, kept := filepath.Join(hooks, name), filepath.Join(hooks, LegacyFor(name))
+				if h := un.Hooks[i]; !h.Removed || h.Restored != (tt.existing != "") {
+					t.Errorf("Uninstall %s = %+v", name, h)
 				}
-			} else if after := readHookFile(t, hook); after != before {
-				t.Errorf("restored hook = %+v, want byte-exact %+v", after, before)
-			}
-			if _, err := os.Lstat(kept); err == nil {
-				t.Error("uninstall left the kept copy behind")
+				if tt.existing == "" {
+					if _, err := os.Lstat(hook); err == nil {
+						t.Errorf("uninstall left a %s hook where there was none", name)
+					}
+				} else if after := readHookFile(t, hook); after != before[name] {
+					t.Errorf("restored %s = %+v, want byte-exact %+v", name, after, before[name])
+				}
+				if _, err := os.Lstat(kept); err == nil {
+					t.Errorf("uninstall left the kept copy of %s behind", name)
+				}
 			}
 
 			un, err = Uninstall(ctx, r.gitter())
-			if err != nil || !un.NotInstalled {
+			if err != nil || !un.NotInstalled() {
 				t.Errorf("second uninstall = %+v, %v; want not installed", un, err)
 			}
 		})
@@ -213,8 +241,10 @@ func TestInstallHonoursHooksPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Hook != filepath.Join(outside, HookName) {
-		t.Errorf("hook at %s, want in core.hooksPath %s", res.Hook, outside)
+	for i, name := range HookNames() {
+		if res.Hooks[i].Path != filepath.Join(outside, name) {
+			t.Errorf("hook at %s, want in core.hooksPath %s", res.Hooks[i].Path, outside)
+		}
 	}
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "core.hooksPath") {
 		t.Errorf("notes do not mention core.hooksPath: %q", res.Notes)
@@ -234,10 +264,10 @@ func TestInstallInTrackedHooksDirSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(r.dir, ".githooks", HookName); res.Hook != want {
-		t.Errorf("hook at %s, want %s", res.Hook, want)
+	if want := filepath.Join(r.dir, ".githooks", HookName); res.Hooks[0].Path != want {
+		t.Errorf("hook at %s, want %s", res.Hooks[0].Path, want)
 	}
-	if !strings.Contains(strings.Join(res.Notes, "\n"), "inside the work tree") {
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "inside the work tree") || !strings.Contains(notes, ".githooks/pre-commit and .githooks/pre-merge-commit") {
 		t.Errorf("notes do not warn that the hook is a tracked file: %q", res.Notes)
 	}
 }
@@ -255,8 +285,8 @@ func TestInstallHusky9(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Owner != OwnerHusky {
-		t.Errorf("owner %q, want husky", res.Owner)
+	if res.Hooks[0].Owner != OwnerHusky {
+		t.Errorf("owner %q, want husky", res.Hooks[0].Owner)
 	}
 	notes := strings.Join(res.Notes, "\n")
 	if !strings.Contains(notes, "husky") || !strings.Contains(notes, ".husky/pre-commit") {
@@ -265,7 +295,7 @@ func TestInstallHusky9(t *testing.T) {
 	if strings.Contains(notes, "inside the work tree") {
 		t.Errorf(".husky/_ is ignored, yet the notes say the hook is tracked: %q", res.Notes)
 	}
-	if !strings.Contains(readHookFile(t, res.Hook).content, `(. "$legacy")`) {
+	if !strings.Contains(readHookFile(t, res.Hooks[0].Path).content, `(. "$legacy")`) {
 		t.Error("husky's stub is executed, not sourced: it would look for .husky/pre-commit.vbd-legacy")
 	}
 
@@ -317,8 +347,8 @@ func TestInstallWorktreeAndSubmodule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(main.dir, ".git", "hooks", HookName); res.Hook != want {
-		t.Errorf("worktree install wrote %s, want the common hooks dir %s", res.Hook, want)
+	if want := filepath.Join(main.dir, ".git", "hooks", HookName); res.Hooks[0].Path != want {
+		t.Errorf("worktree install wrote %s, want the common hooks dir %s", res.Hooks[0].Path, want)
 	}
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "worktree") {
 		t.Errorf("notes do not say the hook is shared by worktrees: %q", res.Notes)
@@ -335,8 +365,8 @@ func TestInstallWorktreeAndSubmodule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(main.dir, ".git", "modules", "libs", "sub", "hooks", HookName); res.Hook != want {
-		t.Errorf("submodule install wrote %s, want %s", res.Hook, want)
+	if want := filepath.Join(main.dir, ".git", "modules", "libs", "sub", "hooks", HookName); res.Hooks[0].Path != want {
+		t.Errorf("submodule install wrote %s, want %s", res.Hooks[0].Path, want)
 	}
 	if _, err := os.Lstat(filepath.Join(main.dir, ".git", "hooks", HookName)); err == nil {
 		t.Error("submodule install also wrote the superproject's hook")
@@ -347,5 +377,72 @@ func TestInstallOutsideGit(t *testing.T) {
 	_, err := Install(context.Background(), Git{Dir: t.TempDir(), Env: append(testEnv(t), "GIT_CEILING_DIRECTORIES=/")}, InstallOptions{Exe: "/opt/vbd"})
 	if err == nil || !strings.Contains(err.Error(), "work tree") {
 		t.Errorf("Install outside git: %v, want an error naming the work tree", err)
+	}
+}
+
+// TestInstallDecidesBeforeTouching checks that when one hook cannot be
+// installed safely, no hook is changed, on install or on uninstall.
+func TestInstallDecidesBeforeTouching(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	hooks := filepath.Join(r.dir, ".git", "hooks")
+	r.write(".git/hooks/pre-commit", "#!/bin/sh\necho mine\n")
+	// pre-merge-commit is not vbd's, and a different kept copy is there.
+	r.write(".git/hooks/pre-merge-commit", "#!/bin/sh\necho now\n")
+	r.write(".git/hooks/pre-merge-commit.vbd-legacy", "#!/bin/sh\necho before\n")
+	if _, err := Install(ctx, r.gitter(), InstallOptions{Exe: "/opt/vbd"}); err == nil || !strings.Contains(err.Error(), "pre-merge-commit") {
+		t.Errorf("Install = %v; want a refusal naming pre-merge-commit", err)
+	}
+	if got := readHookFile(t, filepath.Join(hooks, HookName)).content; got != "#!/bin/sh\necho mine\n" {
+		t.Errorf("pre-commit changed although install refused: %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(hooks, LegacyName)); err == nil {
+		t.Error("pre-commit was moved aside although install refused")
+	}
+
+	// With the conflict resolved, both install; a new conflict then stops
+	// uninstall before it restores anything.
+	if err := os.Remove(filepath.Join(hooks, "pre-merge-commit.vbd-legacy")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install(ctx, r.gitter(), InstallOptions{Exe: "/opt/vbd"}); err != nil {
+		t.Fatal(err)
+	}
+	r.write(".git/hooks/pre-merge-commit", "#!/bin/sh\necho replaced\n")
+	if _, err := Uninstall(ctx, r.gitter()); err == nil {
+		t.Error("uninstall chose between two different pre-merge-commit hooks")
+	}
+	if !IsVBDHook([]byte(readHookFile(t, filepath.Join(hooks, HookName)).content)) {
+		t.Error("uninstall restored pre-commit although it refused")
+	}
+}
+
+// TestUninstallAfterHuskyRewroteItsStub checks that a hook written again,
+// identical to the kept copy (husky on npm install), is simply kept.
+func TestUninstallAfterHuskyRewroteItsStub(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	stub := "#!/usr/bin/env sh\n. \"${0%/*}/h\"\n"
+	r.write(".husky/_/pre-commit", stub)
+	r.write(".husky/_/pre-merge-commit", stub)
+	r.git("config", "core.hooksPath", ".husky/_")
+	if _, err := Install(ctx, r.gitter(), InstallOptions{Exe: "/opt/vbd"}); err != nil {
+		t.Fatal(err)
+	}
+	r.write(".husky/_/pre-commit", stub) // npm install ran husky
+	un, err := Uninstall(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range HookNames() {
+		if h := un.Hooks[i]; !h.Restored || h.Owner != OwnerHusky {
+			t.Errorf("uninstall %s = %+v; want husky's stub restored", name, h)
+		}
+		if got := r.read(".husky/_/" + name); got != stub {
+			t.Errorf("%s = %q, want husky's stub", name, got)
+		}
+		if _, err := os.Lstat(filepath.Join(r.dir, ".husky", "_", LegacyFor(name))); err == nil {
+			t.Errorf("the kept copy of %s is still there", name)
+		}
 	}
 }

@@ -9,17 +9,34 @@ import (
 const (
 	// HookName is the hook git runs before recording a commit.
 	HookName = "pre-commit"
-	// LegacyName is where an existing hook is kept; vbd's hook runs it
-	// first. It is not pre-commit's own "pre-commit.legacy", so the
-	// pre-commit framework's chaining and vbd's never collide.
-	LegacyName = "pre-commit.vbd-legacy"
-	// Marker is a line only vbd's hook has. Reinstall and uninstall
+	// MergeHookName is the hook a merge runs instead of pre-commit when
+	// it records its commit by itself (a clean git merge, git pull).
+	MergeHookName = "pre-merge-commit"
+	// LegacySuffix names where an existing hook is kept: hook +
+	// LegacySuffix. vbd's hook runs it first. It is not pre-commit's own
+	// ".legacy", so the pre-commit framework's chaining and vbd's never
+	// collide.
+	LegacySuffix = ".vbd-legacy"
+	// LegacyName is where an existing pre-commit hook is kept.
+	LegacyName = HookName + LegacySuffix
+	// Marker is a line only vbd's hooks have. Reinstall and uninstall
 	// recognise vbd's hook by it, so vbd never chains itself.
 	Marker = "# vbd-pre-commit-hook: 1"
 )
 
+// HookNames are the hooks vbd installs, in order: pre-commit, which git
+// commit runs, and pre-merge-commit, which git merge runs instead when it
+// records the merge itself; without it a clean merge would bypass vbd.
+func HookNames() []string { return []string{HookName, MergeHookName} }
+
+// LegacyFor is where the hook that was installed as hook is kept.
+func LegacyFor(hook string) string { return hook + LegacySuffix }
+
 // ScriptOptions shape the hook script.
 type ScriptOptions struct {
+	// Hook is the hook the script is installed as: HookName (the
+	// default) or MergeHookName.
+	Hook string
 	// Exe is vbd's absolute path when installed. The script falls back to
 	// PATH, so a moved or upgraded vbd still runs.
 	Exe string
@@ -33,24 +50,31 @@ type ScriptOptions struct {
 	SourceLegacy bool
 }
 
-// Script returns vbd's pre-commit hook: a POSIX sh script that runs the
-// kept hook first (its failure aborts the commit with its exit code),
-// honours VBD_SKIP, finds vbd by the recorded path and then PATH, and
-// fails closed when vbd is missing: git aborts a commit on any non-zero
-// exit, so a missing vbd must not silently let commits through.
+// Script returns vbd's hook: a POSIX sh script that runs the kept hook
+// first (its failure aborts the commit with its exit code), honours
+// VBD_SKIP, finds vbd by the recorded path and then PATH, and fails closed
+// when vbd is missing: git aborts a commit on any non-zero exit, so a
+// missing vbd must not silently let commits through.
 func Script(o ScriptOptions) []byte {
+	hook, verb := o.Hook, "commit"
+	if hook == "" {
+		hook = HookName
+	}
+	if hook == MergeHookName {
+		verb = "merge"
+	}
 	var b bytes.Buffer
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString(Marker + "\n")
-	b.WriteString(`# vbd's git pre-commit hook: it verifies what is being committed (the
+	b.WriteString(`# vbd's git ` + hook + ` hook: it verifies what is being committed (the
 # index), never the work tree. Written by "vbd install git"; "vbd uninstall
 # git" removes it and puts back the hook that was here before.
-#   Skip once: VBD_SKIP=1 git commit ...   (or git commit --no-verify)
+#   Skip once: VBD_SKIP=1 git ` + verb + ` ...   (or git ` + verb + ` --no-verify)
 
 `)
 	b.WriteString("vbd_exe=" + shQuote(o.Exe) + "\n")
 	b.WriteString(`hook_dir=$(dirname -- "$0")
-legacy=$hook_dir/` + LegacyName + `
+legacy=$hook_dir/` + LegacyFor(hook) + `
 
 # The hook that was here before vbd runs first, exactly as git ran it: only
 # when executable, and its failure is the commit's failure.
@@ -69,7 +93,7 @@ if [ -f "$legacy" ] && [ -x "$legacy" ]; then
 case ${VBD_SKIP:-} in
 '' | 0 | false | no) ;;
 *)
-	echo "vbd: VBD_SKIP is set, so this commit was not verified" >&2
+	echo "vbd: VBD_SKIP is set, so this ` + verb + ` was not verified" >&2
 	exit 0
 	;;
 esac
@@ -79,11 +103,14 @@ if [ -x "$vbd_exe" ]; then
 elif command -v vbd >/dev/null 2>&1; then
 	vbd=vbd
 else
-	echo "vbd: not found at $vbd_exe or on PATH, so the commit is blocked; reinstall vbd, or skip once with: VBD_SKIP=1 git commit ..." >&2
+	echo "vbd: not found at $vbd_exe or on PATH, so the ` + verb + ` is blocked; reinstall vbd, or skip once with: VBD_SKIP=1 git ` + verb + ` ..." >&2
 	exit 1
 fi
 `)
 	b.WriteString(`exec "$vbd" pre-commit`)
+	if hook != HookName {
+		b.WriteString(" --hook " + shQuote(hook))
+	}
 	for _, a := range o.Args {
 		b.WriteString(" " + shQuote(a))
 	}

@@ -33,6 +33,12 @@ func TestScriptText(t *testing.T) {
 			contains: []string{`vbd_exe='/Users/o'\''neil/my tools/vbd'`},
 		},
 		{
+			name:     "the merge hook chains its own kept hook and says so to vbd",
+			opts:     ScriptOptions{Hook: MergeHookName, Exe: "/bin/vbd", Args: []string{"--quick"}},
+			contains: []string{"legacy=$hook_dir/pre-merge-commit.vbd-legacy\n", "exec \"$vbd\" pre-commit --hook pre-merge-commit --quick\n", "VBD_SKIP=1 git merge"},
+			absent:   []string{"pre-commit.vbd-legacy", "VBD_SKIP=1 git commit"},
+		},
+		{
 			name:     "husky's hook is sourced so $0 still names pre-commit",
 			opts:     ScriptOptions{Exe: "/bin/vbd", SourceLegacy: true},
 			contains: []string{`(. "$legacy") || exit $?`},

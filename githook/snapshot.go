@@ -89,8 +89,21 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 	if err := os.Mkdir(s.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the snapshot: %w", err)
 	}
-	if _, err := g.output(ctx, "checkout-index", "--all", "--prefix="+s.Dir+string(filepath.Separator)); err != nil {
+	prefix := "--prefix=" + s.Dir + string(filepath.Separator)
+	if _, err := g.output(ctx, "checkout-index", "--all", prefix); err != nil {
 		return nil, fmt.Errorf("write the index into the snapshot: %w", err)
+	}
+	// checkout-index leaves out skip-worktree entries. In a sparse
+	// checkout they are absent from the work tree too, and stay absent;
+	// one that is present (a "local override" hidden with skip-worktree)
+	// is committed as the index has it, so the snapshot holds that.
+	if _, skipped, err := hiddenEntries(ctx, g); err != nil {
+		return nil, err
+	} else if present := presentIn(root, skipped); len(present) > 0 {
+		list := strings.Join(present, "\x00") + "\x00"
+		if _, err := g.run(ctx, strings.NewReader(list), "checkout-index", "--ignore-skip-worktree-bits", "-z", "--stdin", prefix); err != nil {
+			s.Notes = append(s.Notes, fmt.Sprintf("%s marked skip-worktree, so the snapshot lacks the committed version (%v)", listPaths(present), err))
+		}
 	}
 	entries, err := g.output(ctx, "ls-files", "--stage", "-z")
 	if err != nil {
@@ -448,6 +461,11 @@ func linkDependencies(ctx context.Context, g Git, dir string) ([]string, error) 
 		if fi, err := os.Lstat(filepath.Dir(dst)); err != nil || !fi.IsDir() {
 			continue // no committed file lives next to it
 		}
+		if !within(realPath(filepath.Dir(dst)), realPath(dir)) {
+			// A committed symlink leads out of the snapshot (perhaps into
+			// the work tree): the link would be written there.
+			continue
+		}
 		if _, err := os.Lstat(dst); err == nil {
 			continue
 		}
@@ -479,6 +497,14 @@ func realPath(p string) string {
 func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// listPaths names up to three paths and counts the rest.
+func listPaths(paths []string) string {
+	if len(paths) > 3 {
+		return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
+	}
+	return strings.Join(paths, ", ")
 }
 
 func short(sha string) string {

@@ -292,3 +292,40 @@ func TestMaterialiseShallowClone(t *testing.T) {
 		t.Errorf("git log in the snapshot of a shallow clone: %q, %v", out, err)
 	}
 }
+
+// TestMaterialiseLinksOnlyInsideTheSnapshot checks that a dependency
+// directory is never linked through a committed symlink that leads out of
+// the snapshot, which would write into the work tree or elsewhere.
+func TestMaterialiseLinksOnlyInsideTheSnapshot(t *testing.T) {
+	ctx := context.Background()
+	r := newRepo(t)
+	outside := t.TempDir()
+	r.write(".gitignore", "node_modules/\n")
+	r.write("a.txt", "a\n")
+	r.commitAll("init")
+	// The index has web as a symlink to a directory outside; the work
+	// tree has web as a real directory with ignored dependencies.
+	if err := os.Symlink(outside, filepath.Join(r.dir, "web")); err != nil {
+		t.Fatal(err)
+	}
+	r.git("add", "web")
+	if err := os.Remove(filepath.Join(r.dir, "web")); err != nil {
+		t.Fatal(err)
+	}
+	r.write("web/app/node_modules/dep/index.js", "dep\n")
+	r.write("web/app/package.json", "{}\n")
+	if err := os.Mkdir(filepath.Join(outside, "app"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Materialise(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Remove()
+	if entries, _ := os.ReadDir(filepath.Join(outside, "app")); len(entries) != 0 {
+		t.Errorf("Materialise wrote %v outside the snapshot, through the committed symlink", entries)
+	}
+	if len(s.Linked) != 0 {
+		t.Errorf("linked %q", s.Linked)
+	}
+}

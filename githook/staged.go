@@ -28,6 +28,12 @@ type Staged struct {
 	// Untracked lists untracked, non-ignored paths (a wholly untracked
 	// directory is listed once).
 	Untracked []string
+	// Unchecked lists tracked paths in the work tree that git status does
+	// not compare with the index: marked assume-unchanged (or under
+	// core.ignoreStat), or marked skip-worktree yet present (the "local
+	// override" habit). Their work-tree content may not be what is
+	// committed.
+	Unchecked []string
 	// InProgress names an operation under way: "merge", "rebase",
 	// "cherry-pick", "revert", or "" for none.
 	InProgress string
@@ -37,7 +43,7 @@ type Staged struct {
 // being committed, so checks may run in place: every tracked file matches
 // the index and nothing untracked could be picked up by a check.
 func (s Staged) WorkTreeMatches() bool {
-	return len(s.Unstaged) == 0 && len(s.Untracked) == 0
+	return len(s.Unstaged) == 0 && len(s.Untracked) == 0 && len(s.Unchecked) == 0
 }
 
 // Inspect compares the index being committed (the one GIT_INDEX_FILE names
@@ -63,6 +69,12 @@ func Inspect(ctx context.Context, g Git) (Staged, error) {
 	if err := parseStatus(out, &s); err != nil {
 		return s, err
 	}
+	assumed, skipped, err := hiddenEntries(ctx, g)
+	if err != nil {
+		return s, err
+	}
+	s.Unchecked = append(assumed, presentIn(g.Dir, skipped)...)
+	slices.Sort(s.Unchecked)
 	if s.InProgress, err = inProgress(ctx, g); err != nil {
 		return s, err
 	}
@@ -153,4 +165,38 @@ func inProgress(ctx context.Context, g Git) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// hiddenEntries lists the index entries whose work-tree state git status
+// does not report: assume-unchanged ones (a lowercase tag in
+// `git ls-files -v`) and skip-worktree ones (tag S or s).
+func hiddenEntries(ctx context.Context, g Git) (assumeUnchanged, skipWorktree []string, err error) {
+	out, err := g.output(ctx, "ls-files", "-v", "-z")
+	if err != nil {
+		return nil, nil, fmt.Errorf("list the index's flags: %w", err)
+	}
+	for _, e := range splitNUL(out) {
+		if len(e) < 3 || e[1] != ' ' {
+			continue
+		}
+		tag, p := e[0], e[2:]
+		switch {
+		case tag == 'S' || tag == 's':
+			skipWorktree = append(skipWorktree, p)
+		case tag >= 'a' && tag <= 'z':
+			assumeUnchanged = append(assumeUnchanged, p)
+		}
+	}
+	return assumeUnchanged, skipWorktree, nil
+}
+
+// presentIn keeps the slash paths that exist under root.
+func presentIn(root string, paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -183,3 +183,64 @@ func TestInspectMergeInProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestInspectSeesHiddenEdits checks that a file git status does not
+// compare (assume-unchanged, or skip-worktree yet present: the "local
+// override" habit) rules out verifying in place, and that the snapshot
+// holds the version the commit records, not the local edit.
+func TestInspectSeesHiddenEdits(t *testing.T) {
+	ctx := context.Background()
+	for _, flag := range []string{"--assume-unchanged", "--skip-worktree"} {
+		t.Run(flag, func(t *testing.T) {
+			r := newRepo(t)
+			r.write("config.txt", "committed\n")
+			r.write("other.txt", "other\n")
+			r.commitAll("init")
+			r.git("update-index", flag, "config.txt")
+			r.write("config.txt", "local edit\n")
+			if out := r.git("status", "--porcelain"); out != "" {
+				t.Fatalf("git status shows %q; the test needs it to hide the edit", out)
+			}
+			before := r.fingerprint()
+			s, err := Inspect(ctx, r.gitter())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(s.Unchecked, []string{"config.txt"}) || s.WorkTreeMatches() {
+				t.Errorf("hidden edit: %+v; want config.txt unchecked and no in-place run", s)
+			}
+			snap, err := Materialise(ctx, r.gitter())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer snap.Remove()
+			if b, _ := os.ReadFile(filepath.Join(snap.Dir, "config.txt")); string(b) != "committed\n" {
+				t.Errorf("snapshot config.txt = %q, want the committed version", b)
+			}
+			if len(snap.Notes) != 0 {
+				t.Errorf("notes: %q", snap.Notes)
+			}
+			if after := r.fingerprint(); after != before {
+				t.Error("Inspect or Materialise changed the repository")
+			}
+		})
+	}
+
+	// A sparse checkout's skip-worktree files are absent: nothing hidden
+	// there, and the snapshot leaves them out as the work tree does.
+	r := newRepo(t)
+	r.write("a.txt", "a\n")
+	r.write("far/b.txt", "b\n")
+	r.commitAll("init")
+	r.git("update-index", "--skip-worktree", "far/b.txt")
+	if err := os.RemoveAll(filepath.Join(r.dir, "far")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Inspect(ctx, r.gitter())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.WorkTreeMatches() {
+		t.Errorf("sparse: %+v; want an in-place run", s)
+	}
+}

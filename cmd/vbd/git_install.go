@@ -42,13 +42,19 @@ func installGit(ctx context.Context, g *Globals, e env, i *installCmd) error {
 	}
 
 	w := e.stdout
-	verb := "installed"
-	if res.Updated {
-		verb = "updated"
-	}
-	fmt.Fprintf(w, "vbd: %s the git pre-commit hook at %s\n", verb, hookRel(repo.Root, res.Hook))
-	if res.Kept != "" {
-		fmt.Fprintf(w, "  chained: kept %s as %s; it runs first, then vbd (if it fails, the commit stops there)\n", res.Owner.Describe(), githook.LegacyName)
+	for _, h := range res.Hooks {
+		verb := "installed"
+		if h.Updated {
+			verb = "updated"
+		}
+		why := ""
+		if h.Name == githook.MergeHookName {
+			why = " (git merge and git pull run it instead of pre-commit when they record a merge commit themselves)"
+		}
+		fmt.Fprintf(w, "vbd: %s the git %s hook at %s%s\n", verb, h.Name, hookRel(repo.Root, h.Path), why)
+		if h.Kept != "" {
+			fmt.Fprintf(w, "  chained: kept %s as %s; it runs first, then vbd (if it fails, the %s stops there)\n", h.Owner.Describe(), githook.LegacyFor(h.Name), stopsWhat(h.Name))
+		}
 	}
 	mode := "full verification of what is being committed (reinstall with --quick for cheap checks only)"
 	if i.Quick {
@@ -56,11 +62,19 @@ func installGit(ctx context.Context, g *Globals, e env, i *installCmd) error {
 	}
 	fmt.Fprintf(w, "  mode: %s\n", mode)
 	fmt.Fprintf(w, "  vbd: %s (then vbd on PATH; if neither exists the commit is blocked)\n", exe)
-	fmt.Fprintln(w, "  skip once: VBD_SKIP=1 git commit ...  (git commit --no-verify skips every hook)")
+	fmt.Fprintln(w, "  skip once: VBD_SKIP=1 git commit ... or VBD_SKIP=1 git merge ...  (--no-verify skips every hook)")
 	for _, n := range res.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
 	return nil
+}
+
+// stopsWhat names what a hook's failure stops.
+func stopsWhat(hook string) string {
+	if hook == githook.MergeHookName {
+		return "merge commit"
+	}
+	return "commit"
 }
 
 // uninstallGit removes vbd's pre-commit hook and restores the hook it kept.
@@ -78,16 +92,26 @@ func uninstallGit(ctx context.Context, g *Globals, e env, _ *uninstallCmd) error
 }
 
 func printUninstalled(w io.Writer, root string, res githook.Uninstalled) {
-	rel := hookRel(root, res.Hook)
-	switch {
-	case res.NotInstalled:
-		fmt.Fprintf(w, "vbd: vbd's git pre-commit hook is not installed at %s; nothing changed\n", rel)
-	case res.Restored && res.Removed:
-		fmt.Fprintf(w, "vbd: removed vbd's git pre-commit hook and restored %s at %s, byte for byte\n", res.Owner.Describe(), rel)
-	case res.Restored:
-		fmt.Fprintf(w, "vbd: vbd's hook was already gone; restored %s at %s from %s\n", res.Owner.Describe(), rel, githook.LegacyName)
-	default:
-		fmt.Fprintf(w, "vbd: removed vbd's git pre-commit hook from %s\n", rel)
+	if res.NotInstalled() {
+		dir := "the hooks directory"
+		if len(res.Hooks) > 0 {
+			dir = hookRel(root, filepath.Dir(res.Hooks[0].Path))
+		}
+		fmt.Fprintf(w, "vbd: vbd's git hooks are not installed in %s; nothing changed\n", dir)
+		return
+	}
+	for _, h := range res.Hooks {
+		rel := hookRel(root, h.Path)
+		switch {
+		case h.NotInstalled:
+			fmt.Fprintf(w, "vbd: vbd's git %s hook was not installed at %s; left as it is\n", h.Name, rel)
+		case h.Restored && h.Removed:
+			fmt.Fprintf(w, "vbd: removed vbd's git %s hook and restored %s at %s, byte for byte\n", h.Name, h.Owner.Describe(), rel)
+		case h.Restored:
+			fmt.Fprintf(w, "vbd: vbd's %s hook was already gone; restored %s at %s from %s\n", h.Name, h.Owner.Describe(), rel, githook.LegacyFor(h.Name))
+		default:
+			fmt.Fprintf(w, "vbd: removed vbd's git %s hook from %s\n", h.Name, rel)
+		}
 	}
 }
 

@@ -22,6 +22,9 @@ type preCommitCmd struct {
 	Quick  bool          `help:"Cheap checks only (vet, lint, typecheck, build)."`
 	All    bool          `help:"Run the checks of every project, not only those of the roots the commit touches."`
 	Budget time.Duration `placeholder:"DUR" help:"Total wall-clock budget (default 10m, or budget in .vbd.toml)."`
+	// Hook is the git hook that runs vbd, which its hook script passes:
+	// pre-merge-commit when git merge records a merge commit by itself.
+	Hook string `hidden:"" enum:"pre-commit,pre-merge-commit" default:"pre-commit" help:"The git hook vbd runs as."`
 }
 
 func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
@@ -44,10 +47,23 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if len(staged.Unmerged) > 0 {
 		return verdict.Usagef("the index has unresolved conflicts (%s): resolve and stage them first; nothing was verified", listSome(staged.Unmerged, 3))
 	}
+	// git merge runs pre-merge-commit before it writes MERGE_HEAD.
+	merge := p.Hook == githook.MergeHookName
+	if merge && staged.InProgress == "" {
+		staged.InProgress = "merge"
+	}
 
+	// In place only when the work tree holds what is committed and the
+	// index committed is the repository's own (not git commit -a's or
+	// git commit <paths>'s temporary one), so checks need no variable of
+	// the hook to see it.
+	ownIndex, err := githook.OwnIndex(ctx, git)
+	if err != nil {
+		return err
+	}
 	dir, verified, stateFrom := repo.Root, "work tree (matches the index)", ""
 	var snap *githook.Snapshot
-	if !staged.WorkTreeMatches() {
+	if !staged.WorkTreeMatches() || !ownIndex {
 		if snap, err = githook.Materialise(ctx, git); err != nil {
 			return fmt.Errorf("copy the index to a snapshot: %w", err)
 		}
@@ -56,15 +72,18 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 				fmt.Fprintf(e.stderr, "vbd: warning: %v\n", err)
 			}
 		}()
-		// Checks and the git commands vbd runs inside the snapshot must
-		// find the snapshot's repository, not the one the hook's GIT_DIR
-		// and GIT_INDEX_FILE name; checks inherit vbd's environment.
-		for _, k := range githook.RepoEnvNames(os.Environ()) {
-			if err := os.Unsetenv(k); err != nil {
-				return fmt.Errorf("clear %s for the snapshot: %w", k, err)
-			}
-		}
 		dir, verified, stateFrom = snap.Dir, "staged snapshot", repo.Root
+	}
+	// Checks inherit vbd's environment, and must never see the hook's
+	// GIT_INDEX_FILE or GIT_DIR: a check that makes a git repository of
+	// its own (the tests of any git tool do) would stage its files into
+	// the index being committed, which git then records. In place they
+	// find the same repository and index without them; in a snapshot,
+	// the snapshot's own.
+	for _, k := range githook.RepoEnvNames(os.Environ()) {
+		if err := os.Unsetenv(k); err != nil {
+			return fmt.Errorf("clear %s for the checks: %w", k, err)
+		}
 	}
 
 	req := verifyRequest{Dir: dir, Quick: p.Quick, Budget: p.Budget, Caller: caller{Kind: "git"}, StateFrom: stateFrom}
@@ -89,7 +108,7 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 		req.Progress = e.stderr
 	}
 
-	printPreCommitHeader(e.stdout, staged, snap, scope)
+	printPreCommitHeader(e.stdout, staged, snap, scope, merge, !ownIndex)
 	v, err := verify(ctx, req)
 	if err != nil {
 		return err
@@ -105,30 +124,22 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
 	}
 	if v.Verdict.Code != verdict.ExitVerified {
-		printBlocked(e.stdout, v.Outcomes, v.Verdict.Code)
+		printBlocked(e.stdout, v.Outcomes, v.Verdict.Code, merge)
 	}
 	return &verdict.CodeError{Code: v.Verdict.Code}
 }
 
-// absoluteHookEnv makes git's repository variables absolute in vbd's own
-// environment and returns it. git starts a pre-commit hook at the
-// work-tree root with GIT_INDEX_FILE=.git/index, relative; checks that run
-// in a subdirectory inherit vbd's environment and would resolve it there.
+// absoluteHookEnv returns vbd's environment with git's repository
+// variables made absolute, for the git commands vbd itself runs. git
+// starts a pre-commit hook at the work-tree root with
+// GIT_INDEX_FILE=.git/index, relative; vbd runs git from the root it
+// resolves, which -C may move.
 func absoluteHookEnv() ([]string, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("find the working directory: %w", err)
 	}
-	env := githook.AbsEnv(os.Environ(), cwd)
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		if old, ok := os.LookupEnv(k); ok && old != v {
-			if err := os.Setenv(k, v); err != nil {
-				return nil, fmt.Errorf("set %s: %w", k, err)
-			}
-		}
-	}
-	return env, nil
+	return githook.AbsEnv(os.Environ(), cwd), nil
 }
 
 // checkRoot is the project root a check belongs to.
@@ -152,8 +163,10 @@ func repoWide(c detect.Check) bool {
 }
 
 // printPreCommitHeader says what is verified and why, before the table.
-func printPreCommitHeader(w io.Writer, s githook.Staged, snap *githook.Snapshot, scope *githook.Scope) {
-	if s.InProgress != "" {
+func printPreCommitHeader(w io.Writer, s githook.Staged, snap *githook.Snapshot, scope *githook.Scope, merge, otherIndex bool) {
+	if merge {
+		fmt.Fprintln(w, "vbd: git merge is recording a merge commit (pre-merge-commit hook); verifying the merge result as staged")
+	} else if s.InProgress != "" {
 		fmt.Fprintf(w, "vbd: a %s is in progress; verifying the result as staged\n", s.InProgress)
 	}
 	if !s.HasHead {
@@ -169,7 +182,17 @@ func printPreCommitHeader(w io.Writer, s githook.Staged, snap *githook.Snapshot,
 		if len(s.Untracked) > 0 {
 			why = append(why, "untracked "+listSome(s.Untracked, 3))
 		}
-		fmt.Fprintf(w, "vbd: verifying a snapshot of the index in a temporary directory; the work tree has %s, which this commit does not include\n", strings.Join(why, " and "))
+		if len(s.Unchecked) > 0 {
+			why = append(why, "files git status does not compare (assume-unchanged or skip-worktree) "+listSome(s.Unchecked, 3))
+		}
+		switch {
+		case len(why) > 0:
+			fmt.Fprintf(w, "vbd: verifying a snapshot of the index in a temporary directory; the work tree has %s, which this commit does not include\n", strings.Join(why, " and "))
+		case otherIndex:
+			fmt.Fprintln(w, "vbd: verifying a snapshot of the index in a temporary directory; git is committing a temporary index (git commit -a or git commit <paths>), not the repository's own")
+		default:
+			fmt.Fprintln(w, "vbd: verifying a snapshot of the index in a temporary directory")
+		}
 		if len(snap.Linked) > 0 {
 			fmt.Fprintf(w, "vbd: linked ignored dependencies from the work tree into the snapshot: %s\n", listSome(snap.Linked, 5))
 		}
@@ -193,9 +216,10 @@ func printPreCommitHeader(w io.Writer, s githook.Staged, snap *githook.Snapshot,
 }
 
 // printBlocked ends a refused commit with what happened and the escape.
-func printBlocked(w io.Writer, outcomes []verdict.Outcome, code int) {
-	ran, outOfScope := 0, 0
+func printBlocked(w io.Writer, outcomes []verdict.Outcome, code int, merge bool) {
+	ran, outOfScope, interrupted := 0, 0, false
 	for _, o := range outcomes {
+		interrupted = interrupted || o.Status == verdict.Interrupted
 		switch {
 		case o.Status == verdict.Skipped && strings.HasPrefix(o.Detail, "scope:"):
 			outOfScope++
@@ -209,6 +233,22 @@ func printBlocked(w io.Writer, outcomes []verdict.Outcome, code int) {
 	what, fix := "a check did not pass", "Fix it and commit again"
 	if code == verdict.ExitNothingVerified {
 		what, fix = "nothing was verified", "Give what this commit touches a check (.vbd.toml [[check]])"
+	}
+	if interrupted {
+		what, fix = "vbd was interrupted before every check finished", "Commit again to verify it"
+	}
+	if merge {
+		// git leaves the merge in progress: git commit concludes it, and
+		// runs the pre-commit hook.
+		fix = "Fix what failed, git add it and run git commit"
+		switch {
+		case interrupted:
+			fix = "Run git commit to verify it again"
+		case code == verdict.ExitNothingVerified:
+			fix = "Give what the merge touches a check (.vbd.toml [[check]]) and run git commit"
+		}
+		fmt.Fprintf(w, "vbd: merge commit blocked (%s); the merge stays in progress. %s (or git merge --abort), or commit it unverified once with: VBD_SKIP=1 git commit ...\n", what, fix)
+		return
 	}
 	fmt.Fprintf(w, "vbd: commit blocked (%s). %s, or commit unverified once with: VBD_SKIP=1 git commit ...\n", what, fix)
 }
