@@ -239,6 +239,10 @@ func checkDir(fsys fs.FS, name, dir string, line int) (string, error) {
 			Msg: fmt.Sprintf("check %q has dir %q, which leaves the repository; use a directory inside it", name, dir)}
 	}
 	if fsys != nil {
+		if why := linksInside(fsys, clean); why != "" {
+			return "", &ConfigError{Key: "check.dir", Line: line,
+				Msg: fmt.Sprintf("check %q has dir %q, which %s; use a directory inside the repository", name, dir, why)}
+		}
 		st, err := fs.Stat(fsys, clean)
 		if err != nil || !st.IsDir() {
 			return "", &ConfigError{Key: "check.dir", Line: line,
@@ -246,6 +250,53 @@ func checkDir(fsys fs.FS, name, dir string, line int) (string, error) {
 		}
 	}
 	return clean, nil
+}
+
+// maxLinkHops bounds how many symbolic links linksInside follows, so a
+// link loop ends (the kernel's own limit is 40).
+const maxLinkHops = 40
+
+// linksInside checks that the clean relative path p stays inside fsys when
+// its symbolic links are followed one component at a time: a dir that is a
+// link to /tmp, or to ../.., would run the check in another tree. It
+// returns why p is refused, or "". A path that does not exist is left to
+// the caller's Stat.
+func linksInside(fsys fs.FS, p string) string {
+	const outside = "leads outside the repository through a symbolic link"
+	rest := strings.Split(p, "/")
+	cur := "."
+	for hops := 0; len(rest) > 0; {
+		part := rest[0]
+		rest = rest[1:]
+		if part == "" || part == "." {
+			continue
+		}
+		next := path.Join(cur, part)
+		if next == ".." || strings.HasPrefix(next, "../") {
+			return outside
+		}
+		if part == ".." {
+			cur = next // cur has no links in it, so ".." is lexical
+			continue
+		}
+		fi, err := fs.Lstat(fsys, next)
+		if err != nil {
+			return ""
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return "goes through a loop of symbolic links"
+		}
+		target, err := fs.ReadLink(fsys, next)
+		if err != nil || target == "" || path.IsAbs(target) || windowsAbs.MatchString(target) {
+			return outside
+		}
+		rest = append(strings.Split(target, "/"), rest...)
+	}
+	return ""
 }
 
 // parseDuration reads a duration and refuses negative ones, with the line.

@@ -2,6 +2,8 @@ package detect
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -206,5 +208,52 @@ func TestConfigErrorWithoutLine(t *testing.T) {
 	e := &ConfigError{Msg: "cannot parse: x"}
 	if e.Error() != ".vbd.toml: cannot parse: x" {
 		t.Errorf("Error() = %q", e.Error())
+	}
+}
+
+// A [[check]] dir that is, or passes through, a symbolic link leaving the
+// repository is refused like "../x"; a link that stays inside is fine.
+func TestConfigDirSymlinks(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(root, "svc", "inner"), 0o755))
+	if err := os.Symlink(outside, filepath.Join(root, "abs")); err != nil {
+		t.Skipf("symlinks unsupported here: %v", err)
+	}
+	must(os.Symlink("../..", filepath.Join(root, "svc", "up")))
+	must(os.Symlink("svc/inner", filepath.Join(root, "alias")))
+	must(os.Symlink("../alias/..", filepath.Join(root, "svc", "back")))
+	must(os.Symlink("loop", filepath.Join(root, "loop")))
+	for dir, wantErr := range map[string]string{
+		"abs":           "outside the repository through a symbolic link",
+		"abs/sub":       "outside the repository through a symbolic link",
+		"svc/up":        "outside the repository through a symbolic link",
+		"svc/up/x":      "outside the repository through a symbolic link",
+		"loop":          "loop of symbolic links",
+		"alias":         "",
+		"svc/back":      "", // svc/inner/.. is svc
+		"svc/inner/../": "",
+	} {
+		t.Run(dir, func(t *testing.T) {
+			file := "[[check]]\nname = \"x\"\nrun = \"true\"\ndir = \"" + dir + "\"\n"
+			must(os.WriteFile(filepath.Join(root, ConfigFile), []byte(file), 0o644))
+			_, err := LoadConfig(os.DirFS(root))
+			var ce *ConfigError
+			switch {
+			case wantErr == "" && err != nil:
+				t.Errorf("LoadConfig: %v", err)
+			case wantErr == "":
+			case !errors.As(err, &ce):
+				t.Fatalf("err = %v, want a ConfigError", err)
+			case ce.Key != "check.dir" || ce.Line != 4 || !strings.Contains(ce.Msg, wantErr):
+				t.Errorf("err = %+v", ce)
+			}
+		})
 	}
 }

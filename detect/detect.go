@@ -339,7 +339,10 @@ func (d *detector) detectPreCommit() {
 	}
 	// --all-files covers tracked files only, and agents leave new files
 	// untracked; listing tracked and untracked non-ignored files covers both.
-	shell := "git ls-files -z -co --exclude-standard --deduplicate | xargs -0 " + tool + " run --color=never --files"
+	// No --deduplicate: it needs git 2.31, and an older git would fail the
+	// listing, leaving pre-commit no files (a vacuous run, not a check). A
+	// path listed twice (a merge conflict) only runs its hooks twice.
+	shell := "git ls-files -z -co --exclude-standard | xargs -0 " + tool + " run --color=never --files"
 	c := Check{
 		Name:   tool,
 		Kind:   KindLint,

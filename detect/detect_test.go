@@ -636,7 +636,7 @@ func TestDetectDedupe(t *testing.T) {
 }
 
 func TestDetectPreCommit(t *testing.T) {
-	const cmd = "git ls-files -z -co --exclude-standard --deduplicate | xargs -0 pre-commit run --color=never --files"
+	const cmd = "git ls-files -z -co --exclude-standard | xargs -0 pre-commit run --color=never --files"
 	cfg := "repos: []\n"
 	runCases(t, map[string]detectCase{
 		"in a git repository it runs on tracked and untracked files": {

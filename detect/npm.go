@@ -128,7 +128,9 @@ func (d *detector) detectNPM() {
 				Root:   dir,
 				Quick:  quick,
 				Source: src,
-				Reason: fmt.Sprintf("package.json script %q: %s (%s from %s)", name, abbrev(body), pm, pmWhy),
+				// The manager first: it is what the table's narrow column
+				// must show, and the script body can be long.
+				Reason: fmt.Sprintf("%s from %s; script %q: %s", pm, pmWhy, name, abbrev(body)),
 				Runner: RunnerNPM,
 			}
 		}

@@ -113,6 +113,10 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 		if o.Status == verdict.Pass && o.Detail == "no test count" {
 			detail = "passed (no test count)"
 		}
+		if ev := o.Evidence; o.Status == verdict.Fail && ev != nil && ev.Counted && ev.Total > 0 {
+			// The exit code alone hides how much failed.
+			detail += fmt.Sprintf("; %d failed, %d passed of %d", ev.Failed, ev.Passed, ev.Total)
+		}
 		elapsed := ""
 		if o.Duration > 0 {
 			elapsed = verdict.Round(o.Duration)
@@ -157,8 +161,11 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 	case verdict.ExitVerified:
 		fmt.Fprintln(w, p.green.Sprint(v.Summary))
 	case verdict.ExitFailed:
-		if len(v.Reasons) > 0 && strings.HasPrefix(v.Reasons[len(v.Reasons)-1], "the budget ran out") {
-			fmt.Fprintf(w, "  %s\n", v.Reasons[len(v.Reasons)-1])
+		// The failures themselves are in the summary; say what to change.
+		for _, r := range v.Reasons {
+			if verdict.IsHint(r) {
+				fmt.Fprintf(w, "  %s\n", r)
+			}
 		}
 		fmt.Fprintln(w, p.red.Sprint(v.Summary))
 	default:

@@ -29,10 +29,14 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 	slots := make(chan struct{}, jobs)
 	var (
 		wg         sync.WaitGroup
-		mu         sync.Mutex // guards failed and Progress calls
+		mu         sync.Mutex // guards failed
 		failed     bool
 		progressMu sync.Mutex
 	)
+	isFailure := opts.IsFailure
+	if isFailure == nil {
+		isFailure = func(_ int, r Result) bool { return r.Failed() }
+	}
 	progress := func(e Event) {
 		if opts.Progress == nil {
 			return
@@ -71,7 +75,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 			progress(Event{Index: i, Task: task})
 			r := runOne(runCtx, i, task, opts)
 			results[i] = r
-			if r.Failed() {
+			if isFailure(i, r) {
 				mu.Lock()
 				failed = true
 				mu.Unlock()
@@ -113,7 +117,7 @@ func logPath(dir string, index int, name string) string {
 
 // runOne starts one task and waits for it, its group and its output.
 func runOne(ctx context.Context, index int, task *Task, opts Options) (r Result) {
-	r = Result{Started: time.Now(), ExitCode: -1}
+	r = Result{Started: time.Now(), ExitCode: -1, Limit: task.Timeout}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
 	if task.Timeout > 0 {
 		tctx, cancel = context.WithTimeoutCause(ctx, task.Timeout, ErrTaskTimeout)
@@ -166,8 +170,15 @@ func runOne(ctx context.Context, index int, task *Task, opts Options) (r Result)
 	cmd.WaitDelay = grace + time.Second
 
 	if err := cmd.Start(); err != nil {
-		r.Status, r.Err = StartFailed, describeStartError(task.Argv[0], err)
 		r.Duration = time.Since(r.Started)
+		if ctx.Err() != nil {
+			// The budget ran out (or vbd was interrupted) between taking
+			// a slot and starting: the check was not run, it did not fail
+			// to start.
+			r.Status, r.Cause = NotRunCut, stopCause(ctx)
+			return r
+		}
+		r.Status, r.Err = StartFailed, describeStartError(task.Name, task.Argv[0], err)
 		return r
 	}
 	waitErr := cmd.Wait()
@@ -196,13 +207,16 @@ func runOne(ctx context.Context, index int, task *Task, opts Options) (r Result)
 	return r
 }
 
-// describeStartError names the tool and says what to do.
-func describeStartError(tool string, err error) error {
-	if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%s: command not found on PATH (PATH=%s); install it or disable the check in .vbd.toml", tool, os.Getenv("PATH"))
-	}
-	if errors.Is(err, os.ErrPermission) {
-		return fmt.Errorf("%s: permission denied; make it executable", tool)
+// describeStartError names the tool and says what to do about it.
+func describeStartError(check, tool string, err error) error {
+	disable := fmt.Sprintf("or disable the check with disable = [%q] in .vbd.toml", check)
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return fmt.Errorf("%s: command not found on PATH; install %s, %s", tool, tool, disable)
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s: no such file; create it, %s", tool, disable)
+	case errors.Is(err, os.ErrPermission):
+		return fmt.Errorf("%s: permission denied; make it executable (chmod +x %s), %s", tool, tool, disable)
 	}
 	return fmt.Errorf("start %s: %w", tool, err)
 }

@@ -75,6 +75,8 @@ type Result struct {
 	Err      error
 	Started  time.Time
 	Duration time.Duration
+	// Limit is the task's own timeout, zero when only the budget capped it.
+	Limit time.Duration
 	// Tail holds the last lines of output, bounded in count and width.
 	Tail []string
 	// LogPath is the file holding the full output, empty if none.
@@ -103,6 +105,11 @@ type Options struct {
 	Budget time.Duration
 	// FailFast stops starting tasks after the first failed one.
 	FailFast bool
+	// IsFailure decides, for FailFast, whether the task at index failed.
+	// Nil means Result.Failed. A caller that knows more (a non-zero exit
+	// that only means "nothing configured" is not a failure) passes its
+	// own. It is called once per finished task, from that task's goroutine.
+	IsFailure func(index int, r Result) bool
 	// LogDir receives one log file per task; empty keeps no log.
 	LogDir string
 	// TailLines bounds the in-memory tail; zero means DefaultTailLines.

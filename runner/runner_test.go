@@ -1,12 +1,16 @@
 package runner
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -248,5 +252,133 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 	env, _ = Environ([]string{"GOFLAGS=-tags=integration"}, []string{"GOFLAGS=-v"})
 	if strings.Join(env, " ") != "GOFLAGS=-tags=integration -v CI=true NO_COLOR=1" {
 		t.Errorf("injected -v replaced the user's safe GOFLAGS: %q", env)
+	}
+}
+
+// Memory stays flat whatever a check prints: a check printing ~21 MB keeps
+// vbd's heap far below that while it runs, and the log still holds it all.
+// (The end-to-end script loud.txtar prints 2,000,000 lines.)
+func TestMemoryStaysFlatWithALoudCheck(t *testing.T) {
+	dir := t.TempDir()
+	const lines = 400_000
+	task := sh("loud", "seq 1 400000 | sed 's/$/ of noise from a very chatty check, padded out/'")
+	// The live heap (what the last GC found reachable) is sampled, not the
+	// heap in use, which also counts garbage waiting to be collected.
+	live := func() uint64 {
+		m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		metrics.Read(m)
+		return m[0].Value.Uint64()
+	}
+	var peak uint64
+	done := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				peak = max(peak, live())
+			}
+		}
+	}()
+	runtime.GC()
+	before := live()
+	rs := Run(context.Background(), []Task{task}, Options{LogDir: dir})
+	close(done)
+	<-sampled
+	r := rs[0]
+	if r.Status != Exited || r.ExitCode != 0 {
+		t.Fatalf("got %s exit %d", r.Status, r.ExitCode)
+	}
+	if r.Lines != lines || r.Bytes < 20<<20 {
+		t.Fatalf("counted %d lines, %d bytes; want %d lines and over 20 MB", r.Lines, r.Bytes, lines)
+	}
+	runtime.GC() // a check's output kept until the end would show here
+	peak = max(peak, live())
+	// Kept output would add over 20 MB; the bound leaves room for the
+	// race detector, under which the live heap peaks near 8 MB.
+	if grew := int64(peak) - int64(before); grew > 16<<20 {
+		t.Errorf("heap grew by %d MB while the check printed %d MB", grew>>20, r.Bytes>>20)
+	}
+	f, err := os.Open(r.LogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n, last := 0, ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		n++
+		last = sc.Text()
+	}
+	if n != lines || !strings.HasPrefix(last, "400000 of noise") {
+		t.Errorf("log holds %d lines ending %q; want %d ending with line 400000", n, last, lines)
+	}
+}
+
+// With FailFast, IsFailure decides what counts as a failure: a non-zero
+// exit the caller excuses (pytest's 5, "nothing configured") does not stop
+// later checks, and a zero exit it condemns does.
+func TestFailFastAsksIsFailure(t *testing.T) {
+	tasks := []Task{sh("vacuous", "exit 5"), sh("runs", "exit 0"), sh("condemned", "exit 0"), sh("stopped", "exit 0")}
+	var calls atomic.Int32
+	rs := Run(context.Background(), tasks, Options{Jobs: 1, FailFast: true, IsFailure: func(i int, r Result) bool {
+		calls.Add(1)
+		return i == 2
+	}})
+	if rs[1].Status != Exited {
+		t.Errorf("after an excused exit 5 the next check got %s (%v), want it run", rs[1].Status, rs[1].Cause)
+	}
+	if !IsFailFast(rs[3]) {
+		t.Errorf("after a condemned check the next got %s (%v), want not run by fail-fast", rs[3].Status, rs[3].Cause)
+	}
+	if calls.Load() != 3 {
+		t.Errorf("IsFailure called %d times, want once per finished check (3)", calls.Load())
+	}
+}
+
+func TestStartErrorsNameTheToolAndSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	noExec := filepath.Join(dir, "script.sh")
+	if err := os.WriteFile(noExec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		argv []string
+		want []string
+	}{
+		"not on PATH":    {[]string{"vbd-no-such-tool-xyz", "test"}, []string{"vbd-no-such-tool-xyz: command not found on PATH; install vbd-no-such-tool-xyz", `disable = ["unit"] in .vbd.toml`}},
+		"no such file":   {[]string{filepath.Join(dir, "missing.sh")}, []string{"missing.sh: no such file", `disable = ["unit"]`}},
+		"not executable": {[]string{noExec}, []string{"script.sh: permission denied; make it executable (chmod +x "}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rs := Run(context.Background(), []Task{{Name: "unit", Argv: c.argv}}, Options{})
+			if rs[0].Status != StartFailed || rs[0].Err == nil {
+				t.Fatalf("got %s: %v", rs[0].Status, rs[0].Err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(rs[0].Err.Error(), w) {
+					t.Errorf("error %q lacks %q", rs[0].Err, w)
+				}
+			}
+			if strings.Contains(rs[0].Err.Error(), "PATH=") {
+				t.Errorf("error dumps PATH: %q", rs[0].Err)
+			}
+		})
+	}
+}
+
+// The budget running out between taking a slot and starting the process
+// leaves the check "not run (budget)", not "could not start".
+func TestStartAfterTheBudgetIsNotRun(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(ErrBudget)
+	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{})
+	if r.Status != NotRunCut || !errors.Is(r.Cause, ErrBudget) || r.Err != nil {
+		t.Errorf("got %s cause %v err %v, want not run (budget)", r.Status, r.Cause, r.Err)
 	}
 }

@@ -38,10 +38,10 @@ func Find(dir string) (Repo, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return Repo{}, fmt.Errorf("directory %s: %w", dir, err)
+		return Repo{}, fmt.Errorf("cannot use directory %s: %w; check the path (vbd -C DIR)", dir, err)
 	}
 	if !fi.IsDir() {
-		return Repo{}, fmt.Errorf("%s is not a directory", dir)
+		return Repo{}, fmt.Errorf("%s is not a directory; point vbd at the repository's directory (vbd -C DIR)", dir)
 	}
 	out, err := Git(abs, "rev-parse", "--show-toplevel", "--absolute-git-dir")
 	if err != nil {

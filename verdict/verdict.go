@@ -10,6 +10,7 @@ package verdict
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -32,7 +33,10 @@ const (
 	Interrupted Status = "interrupted"
 )
 
-// Counts against the run: the verdict is "failed" if any check has it.
+// Failing reports whether the status counts against the run: the verdict
+// is "failed" if any check has it.
+func (s Status) Failing() bool { return s.failing() }
+
 func (s Status) failing() bool {
 	switch s {
 	case Fail, Timeout, Error, Interrupted:
@@ -115,7 +119,13 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 		if errors.Is(r.Cause, runner.ErrBudget) {
 			o.Detail = "cut by budget after " + Round(r.Duration)
 		} else {
-			o.Detail = "check limit " + Round(r.Duration)
+			// The limit, not the run time, which adds the grace period
+			// a check that ignores SIGTERM is given before SIGKILL.
+			limit := r.Limit
+			if limit <= 0 {
+				limit = r.Duration
+			}
+			o.Detail = "check limit " + Round(limit)
 		}
 		return o
 	case runner.Interrupted:
@@ -132,6 +142,12 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 	switch {
 	case r.Signal != "":
 		o.Status, o.Detail = Fail, "killed by "+r.Signal
+	case code == exitNotFound && missingTool(r.Tail) != "":
+		// A shell (a .vbd.toml check, the pre-commit pipeline) could not
+		// find the tool: the check never started, like a missing binary.
+		tool := missingTool(r.Tail)
+		o.Status = Error
+		o.Detail = fmt.Sprintf("%s: command not found; install %s, or disable the check with disable = [%q] in .vbd.toml", tool, tool, c.Name)
 	case code != 0 && ev.NotConfigured != "":
 		o.Status, o.Detail = Vacuous, ev.NotConfigured
 	case code != 0:
@@ -149,12 +165,33 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 	case c.Kind == detect.KindTest:
 		o.Status, o.Detail = Pass, "no test count"
 	default:
+		// A lint, vet or build passes on exit 0; a count of zero tests
+		// inside its output is not worth showing as "0 passed".
 		o.Status = Pass
-		if ev.Counted {
+		if ev.Counted && ev.Passed > 0 {
 			o.Detail = countDetail(ev)
 		}
 	}
 	return o
+}
+
+// exitNotFound is the shell's (and xargs's) status for a command it
+// could not find.
+const exitNotFound = 127
+
+// notFoundLine matches the message of sh (dash and bash), env and xargs
+// for a command that does not exist.
+var notFoundLine = regexp.MustCompile(`^(?:[\w./-]+: )(?:line \d+: |\d+: )?(?:'|‘)?([^\s:'’]+)(?:'|’)?: (?:command not found|not found|No such file or directory)$`)
+
+// missingTool returns the tool a shell said it could not find, from the
+// last lines of output, or "".
+func missingTool(tail []string) string {
+	for i := len(tail) - 1; i >= 0 && i >= len(tail)-5; i-- {
+		if m := notFoundLine.FindStringSubmatch(tail[i]); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 func countDetail(ev Evidence) string {
@@ -214,11 +251,21 @@ const (
 	WordNothingVerified = "nothing verified"
 )
 
+// Hints a failed verdict's reasons end with, telling the user what to change.
+const (
+	HintBudget  = "the budget ran out: raise --budget (or `budget` in .vbd.toml), or use --quick"
+	HintTimeout = "a check hit its time limit: raise --timeout (or `timeout` in its [[check]] in .vbd.toml), or find why it hangs in its log"
+)
+
+// IsHint reports whether a reason is one of the hints above.
+func IsHint(reason string) bool { return reason == HintBudget || reason == HintTimeout }
+
 // Decide computes the verdict of a run from its outcomes, in plan order.
 func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 	var (
 		failing, vacuous []string
 		budgetCut        bool
+		limitHit         bool
 		passed           int
 		byLabel          = map[string]int{}
 		labelOrder       []string
@@ -247,6 +294,8 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 			failing = append(failing, fmt.Sprintf("%s (%s)", o.Check.Name, o.Detail))
 			if o.Status == Timeout && strings.HasPrefix(o.Detail, "cut by budget") {
 				budgetCut = true
+			} else if o.Status == Timeout {
+				limitHit = true
 			}
 		case o.Status == NotRun:
 			failing = append(failing, fmt.Sprintf("%s (not run: %s)", o.Check.Name, o.Detail))
@@ -266,8 +315,12 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		v.Code, v.Word = ExitFailed, WordFailed
 		v.Summary = "FAILED: " + strings.Join(failing, ", ")
 		v.Reasons = failing
+		if limitHit {
+			v.Reasons = append(v.Reasons, HintTimeout)
+		}
 		if budgetCut {
-			v.Reasons = append(v.Reasons, "the budget ran out: raise --budget (or `budget` in .vbd.toml), or use --quick")
+			// Last: the hook text looks for it there.
+			v.Reasons = append(v.Reasons, HintBudget)
 		}
 	case passed > 0:
 		v.Code, v.Word = ExitVerified, WordVerified

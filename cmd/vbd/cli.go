@@ -95,11 +95,15 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(&c.Globals, env{stdin, stdout, stderr})
-	if err != nil {
-		var ce *verdict.CodeError
-		if !errors.As(err, &ce) {
-			fmt.Fprintf(stderr, "vbd: error: %v\n", err)
-		}
+	var ce *verdict.CodeError
+	var ue *verdict.UsageError
+	switch {
+	case err == nil, errors.As(err, &ce):
+		// The report has said everything.
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "vbd: error: %v\nNothing was verified (exit 2).\n", err)
+	default:
+		fmt.Fprintf(stderr, "vbd: error: %v\n", err)
 	}
 	return verdict.ExitCodeOf(err)
 }

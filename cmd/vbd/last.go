@@ -101,8 +101,8 @@ func callerText(c receipt.Caller) string {
 // The fingerprint is kept in v.Stamp even when nothing is reused (and with
 // --no-cache), so that the receipt records the tree the checks were
 // started on and a later run can reuse it.
-func tryReuse(req verifyRequest, v *verification) bool {
-	stamp := takeStamp(req, v)
+func tryReuse(ctx context.Context, req verifyRequest, v *verification) bool {
+	stamp := takeStamp(ctx, req, v)
 	v.Stamp = &stamp
 	store := receipt.Open(v.StateDir)
 	if req.NoCache || stamp.Fingerprint == "" || !reuseOn(v.Config) {
@@ -133,7 +133,7 @@ func reuseOn(cfg *detect.Config) bool {
 // takeStamp fingerprints what v is about to verify: the work tree, or for
 // git's pre-commit path (state kept elsewhere) the staged snapshot, which
 // is a throwaway repository whose HEAD and index are the commit's.
-func takeStamp(req verifyRequest, v *verification) receipt.Stamp {
+func takeStamp(ctx context.Context, req verifyRequest, v *verification) receipt.Stamp {
 	staged := req.StateFrom != ""
 	config, err := os.ReadFile(filepath.Join(v.Repo.Root, detect.ConfigFile))
 	switch {
@@ -142,7 +142,7 @@ func takeStamp(req verifyRequest, v *verification) receipt.Stamp {
 	case err != nil:
 		return receipt.Stamp{Root: v.Repo.Root, Staged: staged, Note: "no fingerprint, so not reusable: " + err.Error()}
 	}
-	return receipt.Take(context.Background(), v.Repo.Root, staged, v.Plan, config, version())
+	return receipt.Take(ctx, v.Repo.Root, staged, v.Plan, config, version())
 }
 
 // saveReceipt writes v's receipt to the state dir. Every caller calls it

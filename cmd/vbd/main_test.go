@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -14,6 +18,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/vbd-dev/vbd/detect"
 )
 
 var update = flag.Bool("u", false, "update testscript output files")
@@ -38,11 +44,91 @@ func scriptParams(dir string) testscript.Params {
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Setup:               setupScriptEnv,
+		Condition:           scriptCondition,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"dead":      cmdDead,
 			"waitfile":  cmdWaitFile,
 			"elapsedlt": cmdElapsedLess,
+			"signal":    cmdSignal,
+			"hwmlt":     cmdHWMLess,
+			"exits":     cmdExits,
 		},
+	}
+}
+
+// scriptCondition adds [race], true when the tests (and so the vbd the
+// scripts run) are built with the race detector, which multiplies memory.
+func scriptCondition(cond string) (bool, error) {
+	if cond != "race" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false, nil
+	}
+	for _, s := range info.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true", nil
+		}
+	}
+	return false, nil
+}
+
+// cmdExits runs a command like exec and asserts its exact exit code, which
+// `! exec` cannot: vbd's 1 (failed) and 2 (nothing verified) differ, and a
+// harness must never see kong's 80. Usage: exits CODE COMMAND [ARGS...].
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 || neg {
+		ts.Fatalf("usage: exits CODE COMMAND [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdSignal sends a signal to the process whose pid is in a file:
+// signal TERM|INT|HUP PIDFILE. testscript's kill knows only INT and KILL.
+func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || neg {
+		ts.Fatalf("usage: signal TERM|INT|HUP PIDFILE")
+	}
+	sig, ok := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "INT": syscall.SIGINT, "HUP": syscall.SIGHUP}[args[0]]
+	if !ok {
+		ts.Fatalf("unknown signal %s", args[0])
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(args[1])))
+	if err != nil {
+		ts.Fatalf("pid file %s: %v", args[1], err)
+	}
+	ts.Check(syscall.Kill(pid, sig))
+}
+
+// cmdHWMLess checks a peak resident set size saved from /proc/PID/status:
+// hwmlt FILE MEGABYTES, where FILE holds the line "VmHWM: N kB".
+func cmdHWMLess(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: hwmlt FILE MEGABYTES")
+	}
+	fields := strings.Fields(ts.ReadFile(args[0]))
+	if len(fields) != 3 || fields[0] != "VmHWM:" || fields[2] != "kB" {
+		ts.Fatalf("%s does not hold a VmHWM line: %q", args[0], fields)
+	}
+	kb, err := strconv.Atoi(fields[1])
+	ts.Check(err)
+	limit, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	if (kb < limit*1024) == neg {
+		ts.Fatalf("peak RSS %d MB; want < %d MB (neg=%v)", kb/1024, limit, neg)
 	}
 }
 
@@ -202,11 +288,60 @@ func fakecheckMain() {
 		}
 	case "spam":
 		n, _ := strconv.Atoi(args[1])
+		w := bufio.NewWriter(os.Stdout)
 		for i := range n {
-			fmt.Printf("line %d of noise from a very chatty check\n", i)
+			fmt.Fprintf(w, "line %d of noise from a very chatty check\n", i)
+		}
+		if err := w.Flush(); err != nil {
+			os.Exit(3)
 		}
 	default:
 		fmt.Fprintln(os.Stderr, "fakecheck: unknown mode", args[0])
 		os.Exit(2)
+	}
+}
+
+// The defaults the issue names: a 10m budget and one check per CPU, from
+// .vbd.toml when set there, with flags winning over the file.
+func TestResolveLimits(t *testing.T) {
+	cfg := &detect.Config{Budget: 3 * time.Minute, Jobs: 2}
+	for name, c := range map[string]struct {
+		req    verifyRequest
+		cfg    *detect.Config
+		budget time.Duration
+		jobs   int
+	}{
+		"defaults":           {verifyRequest{}, nil, 10 * time.Minute, runtime.NumCPU()},
+		"config":             {verifyRequest{}, cfg, 3 * time.Minute, 2},
+		"flags win":          {verifyRequest{Budget: time.Minute, Jobs: 5}, cfg, time.Minute, 5},
+		"zero config fields": {verifyRequest{}, &detect.Config{}, 10 * time.Minute, runtime.NumCPU()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			budget, jobs := resolveLimits(c.req, c.cfg)
+			if budget != c.budget || jobs != c.jobs {
+				t.Errorf("got budget %s jobs %d, want %s and %d", budget, jobs, c.budget, c.jobs)
+			}
+		})
+	}
+}
+
+// Colour only on a terminal, and NO_COLOR set to anything but "" turns it
+// off (https://no-color.org). The terminal case runs in testdata/script/colour.txtar.
+func TestUseColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "")
+	if useColor(&strings.Builder{}) {
+		t.Error("colour for a writer that is not a terminal")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if useColor(f) {
+		t.Error("colour for a regular file")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if useColor(os.Stdout) {
+		t.Error("colour with NO_COLOR=1")
 	}
 }

@@ -51,9 +51,10 @@ func validateLimits(budget, timeout time.Duration, jobs int) error {
 	return nil
 }
 
-// useColor is true only for a terminal, and never with NO_COLOR set.
+// useColor is true only for a terminal, and never with NO_COLOR set to a
+// non-empty value (https://no-color.org: an empty NO_COLOR is unset).
 func useColor(w any) bool {
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	return isTerminal(w)

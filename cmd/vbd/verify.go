@@ -163,13 +163,16 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 	}
 	// tryReuse also takes the tree fingerprint the receipt records, so it
 	// runs with --no-cache too; it honours NoCache itself.
-	if tryReuse(req, v) {
+	if tryReuse(ctx, req, v) {
 		return v, nil
 	}
 	budget, jobs := resolveLimits(req, cfg)
+	// The budget is vbd's whole wall clock: detection and the fingerprint
+	// have already spent some of it.
+	runBudget := max(budget-time.Since(started), 100*time.Millisecond)
 	timeout := req.Timeout
 	if timeout <= 0 {
-		timeout = budget
+		timeout = runBudget
 	}
 	runID := started.UTC().Format("20060102T150405.000000000") + fmt.Sprintf("-%d", os.Getpid())
 	logDir := filepath.Join(stateDir, "logs", runID)
@@ -202,7 +205,16 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 			NewScanner: scannerFor(c),
 		})
 	}
-	opts := runner.Options{Jobs: jobs, Budget: budget, FailFast: req.FailFast, LogDir: logDir}
+	// Each finished check is judged as it ends, so that fail-fast stops on
+	// a real failure only: a non-zero exit that means "nothing configured"
+	// (pytest's 5, a missing script) is vacuous, not a reason to stop.
+	judged := make([]*verdict.Outcome, len(tasks))
+	opts := runner.Options{Jobs: jobs, Budget: runBudget, FailFast: req.FailFast, LogDir: logDir,
+		IsFailure: func(i int, r runner.Result) bool {
+			o := verdict.Judge(runnable[i], r)
+			judged[i] = &o
+			return o.Status.Failing()
+		}}
 	if req.Progress != nil {
 		opts.Progress = progressPrinter(req.Progress, started)
 	}
@@ -219,7 +231,13 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 		case c.Vacuous != "":
 			outcomes = append(outcomes, verdict.Outcome{Check: c, Status: verdict.Vacuous, Detail: c.Vacuous})
 		default:
-			outcomes = append(outcomes, verdict.Judge(c, results[next]))
+			// A finished check was judged when it ended (its scanner's
+			// evidence is read once); one never started is judged here.
+			if o := judged[next]; o != nil {
+				outcomes = append(outcomes, *o)
+			} else {
+				outcomes = append(outcomes, verdict.Judge(c, results[next]))
+			}
 			next++
 		}
 	}

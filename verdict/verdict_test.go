@@ -1,0 +1,138 @@
+package verdict
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+)
+
+// stubScanner reports fixed evidence.
+type stubScanner struct{ ev Evidence }
+
+func (s stubScanner) Line(l []byte) []byte  { return l }
+func (s stubScanner) Evidence(int) Evidence { return s.ev }
+
+func TestJudge(t *testing.T) {
+	test := detect.Check{Name: "unit", Kind: detect.KindTest}
+	lint := detect.Check{Name: "lint", Kind: detect.KindLint}
+	exited := func(code int, ev *Evidence, tail ...string) runner.Result {
+		r := runner.Result{Status: runner.Exited, ExitCode: code, Tail: tail}
+		if ev != nil {
+			r.Scanner = stubScanner{*ev}
+		}
+		return r
+	}
+	for name, c := range map[string]struct {
+		check  detect.Check
+		result runner.Result
+		status Status
+		detail string // exact, or a prefix ending in "…"
+	}{
+		"could not start is an error carrying the tool and the hint": {test,
+			runner.Result{Status: runner.StartFailed, Err: errors.New("jest: command not found on PATH; install jest")},
+			Error, "jest: command not found on PATH; install jest"},
+		"never started for lack of budget":             {test, runner.Result{Status: runner.NotRunCut, Cause: runner.ErrBudget}, NotRun, "budget"},
+		"never started after a failure with fail-fast": {test, runner.Result{Status: runner.NotRunCut, Cause: runner.ErrFailFast}, Skipped, "fail-fast"},
+		"never started because vbd was interrupted":    {test, runner.Result{Status: runner.NotRunCut, Cause: runner.ErrInterrupted}, Interrupted, "not started"},
+		"killed by its own limit":                      {test, runner.Result{Status: runner.TimedOut, Cause: runner.ErrTaskTimeout, Duration: 5 * time.Second, Limit: 2 * time.Second}, Timeout, "check limit 2.0s"},
+		"killed by the budget":                         {test, runner.Result{Status: runner.TimedOut, Cause: runner.ErrBudget, Duration: 3 * time.Second}, Timeout, "cut by budget after 3.0s"},
+		"killed because vbd was interrupted":           {test, runner.Result{Status: runner.Interrupted, Cause: runner.ErrInterrupted}, Interrupted, "vbd was interrupted"},
+		"killed by a signal":                           {test, runner.Result{Status: runner.Exited, ExitCode: -1, Signal: "killed"}, Fail, "killed by killed"},
+		"non-zero exit fails":                          {test, exited(1, nil), Fail, "exit 1"},
+		"non-zero exit meaning nothing is configured is vacuous": {test,
+			exited(5, &Evidence{NotConfigured: "no tests collected"}), Vacuous, "no tests collected"},
+		"exit 0 with failures printed fails":            {test, exited(0, &Evidence{Counted: true, Failed: 2, Total: 2}), Fail, "2 failed (exit 0)"},
+		"exit 0 with a vacuous signal":                  {test, exited(0, &Evidence{Vacuous: "no test files"}), Vacuous, "no test files"},
+		"exit 0 with passing tests":                     {test, exited(0, &Evidence{Counted: true, Passed: 3, Skipped: 1, Total: 4}), Pass, "3 passed, 1 skipped"},
+		"exit 0 with every test skipped":                {test, exited(0, &Evidence{Counted: true, Skipped: 4, Total: 4}), Vacuous, "all 4 tests skipped"},
+		"exit 0 with a zero count":                      {test, exited(0, &Evidence{Counted: true}), Vacuous, "0 tests ran"},
+		"exit 0 with opaque output":                     {test, exited(0, &Evidence{}), Pass, "no test count"},
+		"a lint passes on exit 0":                       {lint, exited(0, &Evidence{}), Pass, ""},
+		"a lint with zero count still passes on exit 0": {lint, exited(0, &Evidence{Counted: true}), Pass, ""},
+		// sh -c and xargs exit 127 when the tool is missing: the check
+		// never started, whatever wrapped it.
+		"dash: tool not found": {test, exited(127, &Evidence{}, "sh: 1: pytest: not found"),
+			Error, `pytest: command not found; install pytest, or disable the check with disable = ["unit"] in .vbd.toml`},
+		"bash: tool not found": {test, exited(127, nil, "bash: line 1: cargo: command not found"), Error, "cargo: command not found; install cargo…"},
+		"xargs: tool not found": {lint, exited(127, &Evidence{}, "xargs: pre-commit: No such file or directory"),
+			Error, `pre-commit: command not found; install pre-commit, or disable the check with disable = ["lint"] in .vbd.toml`},
+		"exit 127 without a not-found message is a failure":  {test, exited(127, &Evidence{}, "tests failed"), Fail, "exit 127"},
+		"a not-found message with another exit is a failure": {test, exited(2, &Evidence{}, "make: gotestsum: No such file or directory", "make: *** [Makefile:2: test] Error 127"), Fail, "exit 2"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			o := Judge(c.check, c.result)
+			prefix, isPrefix := strings.CutSuffix(c.detail, "…")
+			if o.Status != c.status || (isPrefix && !strings.HasPrefix(o.Detail, prefix)) || (!isPrefix && o.Detail != c.detail) {
+				t.Errorf("got %s (%s), want %s (%s)", o.Status, o.Detail, c.status, c.detail)
+			}
+		})
+	}
+}
+
+func TestDecide(t *testing.T) {
+	out := func(name string, s Status, detail string) Outcome {
+		return Outcome{Check: detect.Check{Name: name}, Status: s, Detail: detail}
+	}
+	pass := out("go test", Pass, "3 passed")
+	for name, c := range map[string]struct {
+		outcomes []Outcome
+		code     int
+		summary  string   // prefix
+		reasons  []string // substrings, in order, of the reasons
+	}{
+		"one pass is verified": {[]Outcome{pass, out("go build", Skipped, "quick")}, ExitVerified,
+			"verified: 1 passed, 1 skipped (quick) in 12.4s", nil},
+		"a vacuous check beside a pass is listed, not counted": {[]Outcome{pass, out("npm test", Vacuous, "npm-init placeholder script")}, ExitVerified,
+			"verified: 1 passed, 1 vacuous", []string{"proved nothing (not counted): npm test: npm-init placeholder script"}},
+		"a failure fails":                    {[]Outcome{pass, out("go vet", Fail, "exit 1")}, ExitFailed, "FAILED: go vet (exit 1)", []string{"go vet (exit 1)"}},
+		"a check that could not start fails": {[]Outcome{pass, out("jest", Error, "jest: command not found")}, ExitFailed, "FAILED: jest (jest: command not found)", nil},
+		"a timeout fails and says to raise --timeout": {[]Outcome{pass, out("hang", Timeout, "check limit 1.0s")}, ExitFailed,
+			"FAILED: hang (check limit 1.0s)", []string{"hang", HintTimeout}},
+		"not run for lack of budget fails and says to raise --budget": {[]Outcome{pass, out("slow", Timeout, "cut by budget after 1.0s"), out("never", NotRun, "budget")}, ExitFailed,
+			"FAILED: slow (cut by budget after 1.0s), never (not run: budget)", []string{"slow", "never", HintBudget}},
+		"the budget hint comes last": {[]Outcome{out("hang", Timeout, "check limit 1.0s"), out("never", NotRun, "budget")}, ExitFailed,
+			"FAILED:", []string{HintTimeout, HintBudget}},
+		"an interrupted run fails": {[]Outcome{pass, out("long", Interrupted, "vbd was interrupted")}, ExitFailed, "FAILED: long", nil},
+		"only vacuous checks verify nothing, and say which and why": {[]Outcome{out("go test", Vacuous, "no test files"), out("go build", Skipped, "quick")}, ExitNothingVerified,
+			"NOTHING VERIFIED: go test: no test files. This is not a pass.", []string{"proved nothing: go test: no test files"}},
+		"only skipped checks verify nothing": {[]Outcome{out("go test", Skipped, "quick")}, ExitNothingVerified,
+			"NOTHING VERIFIED: 1 skipped (quick). This is not a pass.", []string{"no check ran: 1 skipped (quick)"}},
+		"no checks at all verify nothing":                             {nil, ExitNothingVerified, "NOTHING VERIFIED: no checks found. This is not a pass.", []string{"add one"}},
+		"skipped by fail-fast after a vacuous-only run is not a pass": {[]Outcome{out("a", Vacuous, "0 tests ran"), out("b", Skipped, "fail-fast")}, ExitNothingVerified, "NOTHING VERIFIED", nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			v := Decide(c.outcomes, 12400*time.Millisecond)
+			if v.Code != c.code {
+				t.Errorf("code %d, want %d (%s)", v.Code, c.code, v.Summary)
+			}
+			if !strings.HasPrefix(v.Summary, c.summary) {
+				t.Errorf("summary %q, want prefix %q", v.Summary, c.summary)
+			}
+			i := 0
+			for _, r := range v.Reasons {
+				if i < len(c.reasons) && strings.Contains(r, c.reasons[i]) {
+					i++
+				}
+			}
+			if i < len(c.reasons) {
+				t.Errorf("reasons %q lack %q (in order)", v.Reasons, c.reasons[i:])
+			}
+		})
+	}
+}
+
+func TestExitCodeOf(t *testing.T) {
+	if ExitCodeOf(nil) != ExitVerified || ExitCodeOf(&CodeError{Code: 1}) != ExitFailed {
+		t.Error("nil or a verdict's code not passed through")
+	}
+	if ExitCodeOf(Usagef("bad flag")) != ExitNothingVerified || ExitCodeOf(errors.New("internal")) != ExitNothingVerified {
+		t.Error("a usage or internal error must exit 2, never pass")
+	}
+	if c := (&UsageError{Err: errors.New("x")}).ExitCode(); c != ExitNothingVerified {
+		t.Errorf("UsageError.ExitCode() = %d, want 2 (kong's default 80 must not leak)", c)
+	}
+}
