@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // MaxDepth is how many directory levels below the root are searched for
@@ -33,7 +34,8 @@ func ListFiles(root string) ([]string, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, nil
 	}
-	out, err := git(root, "rev-parse", "--is-inside-work-tree")
+	// state.Git runs git with LC_ALL=C: "not a git repository" is matched in English.
+	out, err := gitOut(root, "rev-parse", "--is-inside-work-tree")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
 			return nil, nil
@@ -46,7 +48,7 @@ func ListFiles(root string) ([]string, error) {
 	}
 	// --deduplicate would need git 2.31; sorting and compacting here gives
 	// the same list on older versions (unmerged paths appear once per stage).
-	out, err = git(root, "ls-files", "-z", "-c", "-o", "--exclude-standard")
+	out, err = gitOut(root, "ls-files", "-z", "-c", "-o", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
@@ -58,26 +60,6 @@ func ListFiles(root string) ([]string, error) {
 	}
 	slices.Sort(files)
 	return slices.Compact(files), nil
-}
-
-// git runs a git subcommand in dir and returns its stdout; a failure's error
-// carries git's stderr, which says what is wrong (e.g. "dubious ownership").
-func git(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	// Messages are matched in English ("not a git repository").
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = "no output"
-		}
-		return nil, fmt.Errorf("git %s in %s: %s: %w", strings.Join(args, " "), dir, msg, err)
-	}
-	return out, nil
 }
 
 // markerNames are the files that mark a project or say how to run it.
@@ -345,3 +327,8 @@ func within(p, dir string) bool {
 // errNotExist reports whether err means the file is gone; a tracked file
 // deleted from the work tree is still listed by git ls-files -c.
 func errNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+func gitOut(dir string, args ...string) ([]byte, error) {
+	out, err := state.Git(dir, args...)
+	return []byte(out), err
+}
