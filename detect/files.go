@@ -2,6 +2,7 @@ package detect
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -329,6 +330,5 @@ func within(p, dir string) bool {
 func errNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 func gitOut(dir string, args ...string) ([]byte, error) {
-	out, err := state.Git(dir, args...)
-	return []byte(out), err
+	return state.Git(context.Background(), dir, args...)
 }

@@ -5,13 +5,12 @@
 package state
 
 import (
-	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,40 +42,26 @@ func Find(dir string) (Repo, error) {
 	if !fi.IsDir() {
 		return Repo{}, fmt.Errorf("%s is not a directory; point vbd at the repository's directory (vbd -C DIR)", dir)
 	}
-	out, err := Git(abs, "rev-parse", "--show-toplevel", "--absolute-git-dir")
+	out, err := Git(context.Background(), abs, "rev-parse", "--show-toplevel", "--absolute-git-dir")
 	if err != nil {
 		return Repo{Root: abs}, nil //nolint:nilerr // not a git work tree: verify the directory itself
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != 2 {
 		return Repo{Root: abs}, nil
 	}
 	return Repo{Root: lines[0], GitDir: lines[1]}, nil
 }
 
-// Git runs git in dir with a clean locale and returns its stdout.
-func Git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return string(out), fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return string(out), nil
-}
-
 // Dir returns vbd's state directory for the repository, creating it.
 func Dir(r Repo) (string, error) {
 	var dir string
 	if r.IsGit() {
-		out, err := Git(r.Root, "rev-parse", "--git-path", "vbd")
+		out, err := Git(context.Background(), r.Root, "rev-parse", "--git-path", "vbd")
 		if err != nil {
 			return "", err
 		}
-		dir = strings.TrimSpace(out)
+		dir = strings.TrimSpace(string(out))
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(r.Root, dir)
 		}

@@ -1,0 +1,123 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// GitTimeout bounds a git command run with a context that has no deadline
+// of its own, so a wedged git (a lock held, a network filesystem gone)
+// cannot hang vbd or a hook for ever.
+const GitTimeout = 30 * time.Second
+
+// GitError is a git command that failed: it names the command and carries
+// git's stderr, and wraps the *exec.ExitError (or the start error) so that
+// callers can tell "exit 1" (not found, differs) from a failure with
+// errors.As or ExitCode.
+type GitError struct {
+	Args   []string
+	Dir    string
+	Stderr string
+	Err    error
+}
+
+func (e *GitError) Error() string {
+	msg := e.Stderr
+	if msg == "" {
+		msg = "no output"
+	}
+	return fmt.Sprintf("git %s in %s: %s: %v", strings.Join(e.Args, " "), e.Dir, msg, e.Err)
+}
+
+func (e *GitError) Unwrap() error { return e.Err }
+
+// ExitCode returns git's exit status, or -1 when git did not run or was
+// killed.
+func (e *GitError) ExitCode() int {
+	var ee *exec.ExitError
+	if errors.As(e.Err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// GitExitCode returns the exit status of the git command that failed with
+// err, or -1 when err is not a git exit.
+func GitExitCode(err error) int {
+	var ge *GitError
+	if errors.As(err, &ge) {
+		return ge.ExitCode()
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// GitCmd is one git invocation's settings beyond its arguments.
+type GitCmd struct {
+	// Dir is where git runs, normally the work-tree root.
+	Dir string
+	// Env is git's environment; nil means vbd's own. Inside a git hook the
+	// environment matters: git passes GIT_INDEX_FILE, naming the index
+	// being committed, and GIT_DIR in linked worktrees.
+	Env []string
+	// Stdin is git's standard input; nil means none.
+	Stdin io.Reader
+	// Writes marks a command that changes the repository (init,
+	// update-index, update-ref…). Every other command runs with
+	// GIT_OPTIONAL_LOCKS=0, so that `git status` does not refresh, that is
+	// rewrite, the user's index while another git command may be using it.
+	Writes bool
+}
+
+// Git runs a read-only git command in dir, with vbd's environment, and
+// returns its stdout. See GitCmd.Run.
+func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return GitCmd{Dir: dir}.Run(ctx, args...)
+}
+
+// Run runs git with args and returns its stdout. The locale is fixed
+// (LC_ALL=C) so that messages can be matched; stderr is captured into the
+// *GitError. The command is bounded by ctx, and by GitTimeout when ctx has
+// no deadline. git's stdout and stderr are never vbd's: in hook mode
+// vbd's stdout is the harness's protocol.
+func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, GitTimeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = g.Dir
+	env := g.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	// Appended last, these win over any inherited value.
+	env = append(env[:len(env):len(env)], "LC_ALL=C")
+	if !g.Writes {
+		env = append(env, "GIT_OPTIONAL_LOCKS=0")
+	}
+	cmd.Env = env
+	cmd.Stdin = g.Stdin
+	// A killed git must not hold vbd on a pipe a grandchild keeps open.
+	cmd.WaitDelay = time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			err = fmt.Errorf("%w (%w)", err, ctxErr)
+		}
+		return stdout.Bytes(), &GitError{Args: args, Dir: g.Dir, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+	}
+	return stdout.Bytes(), nil
+}
