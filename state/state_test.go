@@ -54,11 +54,11 @@ func TestFindAndDirInGit(t *testing.T) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		t.Errorf("state dir not created: %v", err)
 	}
-	out, err := Git(root, "status", "--porcelain", "--untracked-files=all")
+	out, err := Git(t.Context(), root, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.TrimSpace(out) != "" {
+	if strings.TrimSpace(string(out)) != "" {
 		t.Errorf("git status after creating the state dir: %q", out)
 	}
 }
