@@ -1,12 +1,10 @@
 package detect
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os/exec"
 	"path"
 	"slices"
 	"strings"
@@ -21,46 +19,48 @@ import (
 const MaxDepth = 10
 
 // ListFiles lists every tracked file and every untracked file that is not
-// ignored, as slash paths relative to root, using
-// `git ls-files -z -co --exclude-standard`. Untracked files matter because
-// agents create files without adding them, and a check that never sees them
-// verifies nothing about them.
+// ignored, as slash paths relative to root. Untracked files matter
+// because agents create files without adding them, and a check that never
+// sees them verifies nothing about them.
 //
-// git runs in root, so when root is a subdirectory of the work tree the
-// paths are still relative to root and limited to it. ListFiles returns
-// (nil, nil) when root is not inside a git work tree, or when git is not
-// installed: the caller then walks the tree instead. A repository with no
-// files gives an empty, non-nil slice.
+// When root is a subdirectory of the work tree the paths are still
+// relative to root and limited to it. ListFiles returns (nil, nil) when
+// root is not inside a git work tree, or when git is not installed: the
+// caller then walks the tree instead. A repository with no files gives an
+// empty, non-nil slice.
+//
+// It is a walk of its own (state.WalkTree, listing only); a run that also
+// fingerprints the tree walks once and passes the Tree's Files here
+// instead (see receipt.Walk).
 func ListFiles(root string) ([]string, error) {
-	if _, err := exec.LookPath("git"); err != nil {
+	ctx := context.Background()
+	t, err := state.WalkTree(ctx, root, state.WalkOptions{FilesOnly: true})
+	if errors.Is(err, state.ErrNotGit) {
 		return nil, nil
 	}
-	// state.Git runs git with LC_ALL=C: "not a git repository" is matched in English.
-	out, err := gitOut(root, "rev-parse", "--is-inside-work-tree")
-	if err != nil {
-		if strings.Contains(err.Error(), "not a git repository") {
-			return nil, nil
-		}
-		return nil, err
-	}
-	if strings.TrimSpace(string(out)) != "true" {
-		// Inside .git or a bare repository: there is no work tree to list.
-		return nil, nil
-	}
-	// --deduplicate would need git 2.31; sorting and compacting here gives
-	// the same list on older versions (unmerged paths appear once per stage).
-	out, err = gitOut(root, "ls-files", "-z", "-c", "-o", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
-	files := make([]string, 0, bytes.Count(out, []byte{0}))
-	for _, p := range bytes.Split(out, []byte{0}) {
-		if len(p) > 0 {
-			files = append(files, string(p))
+	files, err := t.Files(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return Under(files, t.Prefix), nil
+}
+
+// Under keeps the files below prefix (a Tree's Prefix: "" or a slash path
+// ending in "/") and makes them relative to it.
+func Under(files []string, prefix string) []string {
+	if prefix == "" {
+		return files
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if rest, ok := strings.CutPrefix(f, prefix); ok {
+			out = append(out, rest)
 		}
 	}
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	return out
 }
 
 // markerNames are the files that mark a project or say how to run it.
@@ -328,7 +328,3 @@ func within(p, dir string) bool {
 // errNotExist reports whether err means the file is gone; a tracked file
 // deleted from the work tree is still listed by git ls-files -c.
 func errNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
-
-func gitOut(dir string, args ...string) ([]byte, error) {
-	return state.Git(context.Background(), dir, args...)
-}

@@ -19,11 +19,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // Git runs git for one repository.
@@ -37,31 +38,14 @@ type Git struct {
 	Env []string
 }
 
-// run runs git with stdin and returns its stdout. The error names the
-// command and carries git's stderr; an *exec.ExitError is wrapped, so
-// callers can tell "exit 1" (e.g. "differs") from a failure.
+// run runs git with stdin and returns its stdout, through state.GitCmd:
+// a fixed locale keeps messages parseable, GIT_OPTIONAL_LOCKS=0 stops
+// `git status` from refreshing (rewriting) the index while it reads it,
+// and the error (a *state.GitError) names the command, carries git's
+// stderr and wraps the *exec.ExitError, so callers can tell "exit 1"
+// (e.g. "differs") from a failure.
 func (g Git) run(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = g.Dir
-	env := g.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	// A fixed locale keeps messages parseable; GIT_OPTIONAL_LOCKS=0 stops
-	// `git status` from refreshing (rewriting) the index while it reads it.
-	cmd.Env = append(env[:len(env):len(env)], "LC_ALL=C", "GIT_OPTIONAL_LOCKS=0")
-	cmd.Stdin = stdin
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = "no output"
-		}
-		return out, fmt.Errorf("git %s in %s: %s: %w", strings.Join(args, " "), g.Dir, msg, err)
-	}
-	return out, nil
+	return state.GitCmd{Dir: g.Dir, Env: g.Env, Stdin: stdin}.Run(ctx, args...)
 }
 
 // output runs git without stdin.

@@ -19,23 +19,38 @@ type Stamp struct {
 	// Fingerprint is empty when there is none; Note then says why.
 	Fingerprint string `json:"fingerprint"`
 	Note        string `json:"note,omitempty"`
+
+	// tree is the look at the tree the fingerprint came from; Recheck
+	// looks again from it, reusing what has not changed.
+	tree *Tree
 }
 
 // Take fingerprints the work tree at root (or, when staged, HEAD and the
-// index: a staged snapshot) together with the plan's Inputs. The git
-// commands and the tool-version probes run at the same time, so a slow
-// tool (npm takes 150 ms to say its version) costs no more than the tree.
+// index: a staged snapshot) together with the plan's Inputs. A run that
+// walked the tree for detection already uses TakeOf.
 func Take(ctx context.Context, root string, staged bool, plan detect.Plan, config []byte, vbdVersion string) Stamp {
-	s := Stamp{Root: root, Staged: staged}
+	t, err := Walk(ctx, root, staged)
+	if err != nil {
+		s := Stamp{Root: root, Staged: staged}
+		return s.with("", err)
+	}
+	return TakeOf(ctx, t, plan, config, vbdVersion)
+}
+
+// TakeOf is Take of a Tree already walked (see Walk). The tree's digest
+// and the tool-version probes run at the same time, so a slow tool (npm
+// takes 150 ms to say its version) costs no more than the tree.
+func TakeOf(ctx context.Context, t *Tree, plan detect.Plan, config []byte, vbdVersion string) Stamp {
+	s := Stamp{Root: t.Root, Staged: t.IndexOnly(), tree: t}
 	var (
 		wg             sync.WaitGroup
-		tree           string
+		digest         string
 		treeErr, inErr error
 	)
-	wg.Go(func() { tree, treeErr = treeOf(root, staged) })
+	wg.Go(func() { digest, treeErr = t.Digest(ctx) })
 	s.Extra, inErr = Inputs(ctx, plan, config, vbdVersion)
 	wg.Wait()
-	return s.with(tree, errors.Join(treeErr, inErr))
+	return s.with(digest, errors.Join(treeErr, inErr))
 }
 
 // with records the fingerprint of tree and s.Extra, or why there is none.
@@ -57,14 +72,77 @@ func (s Stamp) Recheck() Stamp {
 	if s.Fingerprint == "" {
 		return s
 	}
-	tree, err := treeOf(s.Root, s.Staged)
-	after := s.with(tree, err)
-	if after.Fingerprint != s.Fingerprint {
-		s.Fingerprint = ""
-		s.Note = "the tree changed while checks ran, so this run is not reusable"
-		if after.Note != "" {
-			s.Note += " (" + after.Note + ")"
+	after, _, _ := s.RecheckTree(context.Background())
+	return after
+}
+
+// Change is what a run changed in the tree it was verifying: the tree
+// guard. vbd reports it and never reverts it (the user may be editing at
+// the same time).
+type Change struct {
+	// Modified are paths (tracked, or untracked before the run) whose
+	// content, mode or index entry changed, or that are gone.
+	Modified []string
+	// Added are paths that were not in the tree before the run: new
+	// untracked files that are not ignored, or files added to the index.
+	Added []string
+}
+
+// Empty reports whether the run changed nothing.
+func (c Change) Empty() bool { return len(c.Modified) == 0 && len(c.Added) == 0 }
+
+// RecheckTree looks at the tree again after the run, from the Tree the
+// stamp was taken from (see state.Tree.Recheck for what that costs), and
+// returns the stamp to record (its fingerprint kept only if the tree is
+// unchanged) and what changed. The error says why the tree could not be
+// looked at again; what changed is then unknown. A stamp taken without a
+// Tree (outside git) returns ErrNotGit.
+func (s Stamp) RecheckTree(ctx context.Context) (Stamp, Change, error) {
+	if s.tree == nil {
+		// A stamp built by hand or read back: the fingerprint can be
+		// compared, but there is no look at the tree before the run.
+		if s.Fingerprint == "" {
+			return s, Change{}, ErrNotGit
 		}
+		t, err := Walk(ctx, s.Root, s.Staged)
+		var digest string
+		if err == nil {
+			digest, err = t.Digest(ctx)
+		}
+		if after := s.with(digest, err); after.Fingerprint != s.Fingerprint {
+			s = s.changed(after)
+		}
+		return s, Change{}, errors.New("the tree was not walked before the run, so what the run changed is unknown")
+	}
+	t, err := s.tree.Recheck(ctx)
+	var digest string
+	if err == nil {
+		digest, err = t.Digest(ctx)
+	}
+	if err != nil {
+		after := s.with("", err)
+		if s.Fingerprint != "" {
+			s = s.changed(after)
+		}
+		return s, Change{}, err
+	}
+	var c Change
+	c.Modified, c.Added = changed(s.tree, t)
+	if s.Fingerprint != "" {
+		if after := s.with(digest, nil); after.Fingerprint != s.Fingerprint {
+			s = s.changed(after)
+		}
+	}
+	s.tree = t
+	return s, c, nil
+}
+
+// changed drops the fingerprint of a tree that changed during the run.
+func (s Stamp) changed(after Stamp) Stamp {
+	s.Fingerprint = ""
+	s.Note = "the tree changed while checks ran, so this run is not reusable"
+	if after.Note != "" {
+		s.Note += " (" + after.Note + ")"
 	}
 	return s
 }

@@ -12,9 +12,9 @@ import (
 	"time"
 )
 
-// GitTimeout bounds a git command run with a context that has no deadline
-// of its own, so a wedged git (a lock held, a network filesystem gone)
-// cannot hang vbd or a hook for ever.
+// GitTimeout bounds each git command of a Tree, so a wedged git (a lock
+// held, a network filesystem gone) cannot hang a hook; a walk that times
+// out is no fingerprint, and the run is not reused.
 const GitTimeout = 30 * time.Second
 
 // GitError is a git command that failed: it names the command and carries
@@ -77,6 +77,8 @@ type GitCmd struct {
 	// GIT_OPTIONAL_LOCKS=0, so that `git status` does not refresh, that is
 	// rewrite, the user's index while another git command may be using it.
 	Writes bool
+	// Timeout, when set, bounds the command besides ctx.
+	Timeout time.Duration
 }
 
 // Git runs a read-only git command in dir, with vbd's environment, and
@@ -87,13 +89,13 @@ func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 
 // Run runs git with args and returns its stdout. The locale is fixed
 // (LC_ALL=C) so that messages can be matched; stderr is captured into the
-// *GitError. The command is bounded by ctx, and by GitTimeout when ctx has
-// no deadline. git's stdout and stderr are never vbd's: in hook mode
-// vbd's stdout is the harness's protocol.
+// *GitError. The command is bounded by ctx (and g.Timeout). git's stdout
+// and stderr are never vbd's: in hook mode vbd's stdout is the harness's
+// protocol.
 func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
-	if _, ok := ctx.Deadline(); !ok {
+	if g.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, GitTimeout)
+		ctx, cancel = context.WithTimeout(ctx, g.Timeout)
 		defer cancel()
 	}
 	cmd := exec.CommandContext(ctx, "git", args...)

@@ -1,0 +1,328 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// ErrNotGit means the directory is not inside a git work tree (or git is
+// not installed). There is then no Tree: detection walks the directory
+// itself, and a run there has no fingerprint and is never reused.
+var ErrNotGit = errors.New("not inside a git work tree: no tree fingerprint, so runs here are never reused")
+
+// Tree is one look at a git work tree, shared by everything a run needs to
+// know about it, so that the tree is walked once per run:
+//
+//   - detection's file list: every tracked file and every untracked file
+//     that is not ignored (Files);
+//   - the tree fingerprint: HEAD's tree, the index, and the content of
+//     every file whose work-tree state differs from the index or that git
+//     does not track (Digest);
+//   - the tree guard: what a run changed (Changed, between a Tree and its
+//     Recheck).
+//
+// WalkTree costs three git processes, started at once: one batched
+// `rev-parse` (the top level, the git dirs, vbd's state path, the index
+// path and HEAD's tree), one `ls-files -s -v -c -o --exclude-standard`
+// (the index, with each entry's flags, and the untracked files) and one
+// `status --porcelain=v2 --untracked-files=no` (the tracked files whose
+// work tree differs from the index, through git's own stat cache and the
+// user's core.fsmonitor). A fourth, `hash-object --stdin-paths`, runs only
+// when some file differs or is untracked. Recheck costs one `git status`
+// more, plus the same hasher for files whose stat changed.
+//
+// The untracked walk is ls-files's and not status's: status must also
+// lstat every tracked file, so detection, which needs only names, would
+// wait three times as long on a 100k-file tree. status's untracked cache
+// is not used with --untracked-files=all unless the user set
+// status.showUntrackedFiles=all, so little is lost; vbd never turns the
+// cache or fsmonitor on for the user.
+//
+// Nothing here writes to the repository: every git command runs with
+// GIT_OPTIONAL_LOCKS=0, so not even the index's stat data is refreshed.
+type Tree struct {
+	// Root is the absolute top level of the work tree.
+	Root string
+	// Prefix is the walked directory relative to Root, slash separated and
+	// ending in "/", or "" at the top.
+	Prefix string
+	// GitDir and CommonDir are the absolute git dir and common dir (they
+	// differ in a linked worktree).
+	GitDir, CommonDir string
+	// HeadTree is HEAD's tree id, or "none" on a branch with no commit yet.
+	HeadTree string
+
+	statePath, indexPath string
+	g                    GitCmd
+	opts                 WalkOptions
+
+	listed     chan struct{}
+	listErr    error
+	index      []byte // ls-files -s -v -z records of the index, NUL-terminated
+	indexKey   fileKey
+	tracked    []string // sorted, deduplicated (an unmerged path has three entries)
+	untracked  []string // sorted
+	statusDone chan struct{}
+	statusErr  error
+	status     Status // tracked changes only
+	headCommit string // from status --branch, to tell in Recheck whether HEAD moved
+
+	content    sync.Once
+	entries    []entry
+	digest     string
+	contentErr error
+	// prev is the Tree this one rechecks: its file contents are reused
+	// for files whose stat has not changed.
+	prev *Tree
+}
+
+// WalkOptions says what a walk is for.
+type WalkOptions struct {
+	// Env is git's environment; nil means vbd's own. Inside a git hook it
+	// carries GIT_INDEX_FILE, the index being committed.
+	Env []string
+	// FilesOnly skips the work-tree comparison: the Tree then serves Files
+	// but not Digest (detection without a fingerprint, `vbd list`).
+	FilesOnly bool
+	// IndexOnly fingerprints HEAD and the index only, for a staged
+	// snapshot: what a commit will hold.
+	IndexOnly bool
+}
+
+// WalkTree looks at the git work tree that holds dir. It returns as soon
+// as the repository is located; the listing and the status are read in
+// the background and waited for by Files and Digest. Outside a work tree
+// (or without git) it returns ErrNotGit.
+func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, ErrNotGit
+	}
+	g := GitCmd{Dir: dir, Env: opts.Env, Timeout: GitTimeout}
+	t, err := locate(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	t.g, t.opts = GitCmd{Dir: t.Root, Env: opts.Env, Timeout: GitTimeout}, opts
+	t.listed = make(chan struct{})
+	go func() {
+		defer close(t.listed)
+		t.listErr = t.list(ctx, true)
+	}()
+	t.statusDone = make(chan struct{})
+	if opts.FilesOnly || opts.IndexOnly {
+		close(t.statusDone)
+		return t, nil
+	}
+	go func() {
+		defer close(t.statusDone)
+		t.statusErr = t.readStatus(ctx, "--untracked-files=no")
+	}()
+	return t, nil
+}
+
+// locate runs the batched rev-parse.
+func locate(ctx context.Context, g GitCmd) (*Tree, error) {
+	out, err := g.Run(ctx, "rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir",
+		"--git-common-dir", "--git-path", "vbd", "--git-path", "index", "--verify", "-q", "HEAD^{tree}")
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	switch {
+	case err == nil && len(lines) == 7:
+	case GitExitCode(err) == 1 && len(lines) == 6:
+		// HEAD names no commit yet: a fresh repository.
+		lines = append(lines, "none")
+	case err == nil || GitExitCode(err) >= 0:
+		// Not a work tree: outside any repository, inside a git dir, or a
+		// bare repository.
+		return nil, ErrNotGit
+	default:
+		return nil, fmt.Errorf("locate the git repository of %s: %w", g.Dir, err)
+	}
+	abs := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(g.Dir, p)
+		}
+		return filepath.Clean(p)
+	}
+	return &Tree{
+		Root: lines[0], Prefix: lines[1], GitDir: lines[2], CommonDir: abs(lines[3]),
+		statePath: abs(lines[4]), indexPath: abs(lines[5]), HeadTree: lines[6],
+	}, nil
+}
+
+// Repo is where the tree is, as state.Find would say.
+func (t *Tree) Repo() Repo { return Repo{Root: t.Root, GitDir: t.GitDir} }
+
+// StateDir returns vbd's state directory for this repository (what
+// `git rev-parse --git-path vbd` names, as Dir does), creating it.
+func (t *Tree) StateDir() (string, error) {
+	if err := os.MkdirAll(t.statePath, 0o755); err != nil {
+		return "", fmt.Errorf("create state dir: %w", err)
+	}
+	return t.statePath, nil
+}
+
+// list reads the index and, with others, the untracked files.
+func (t *Tree) list(ctx context.Context, others bool) error {
+	// The index's stat is taken before git reads it: if it changes in
+	// between, Recheck sees a different stat and reads it again.
+	if fi, err := os.Stat(t.indexPath); err == nil {
+		t.indexKey = keyOf(fi)
+	}
+	args := []string{"ls-files", "-z", "-s", "-v", "-c"}
+	if others {
+		args = append(args, "-o", "--exclude-standard")
+	}
+	out, err := t.g.Run(ctx, args...)
+	if err != nil {
+		return fmt.Errorf("list the repository's files: %w", err)
+	}
+	var index bytes.Buffer
+	index.Grow(len(out))
+	for len(out) > 0 {
+		rec, rest, _ := bytes.Cut(out, []byte{0})
+		out = rest
+		if len(rec) == 0 {
+			continue
+		}
+		if p, ok := bytes.CutPrefix(rec, []byte("? ")); ok {
+			t.untracked = append(t.untracked, string(p))
+			continue
+		}
+		_, p, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			return fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		if n := len(t.tracked); n == 0 || t.tracked[n-1] != string(p) {
+			t.tracked = append(t.tracked, string(p))
+		}
+		index.Write(rec)
+		index.WriteByte(0)
+	}
+	t.index = index.Bytes()
+	// The index is sorted by path bytes already; ls-files lists untracked
+	// files in the same order, but the order is vbd's to guarantee.
+	slices.Sort(t.tracked)
+	t.tracked = slices.Compact(t.tracked)
+	slices.Sort(t.untracked)
+	return nil
+}
+
+// readStatus runs git status and keeps its records: all of them when it
+// lists untracked files (Recheck), tracked changes otherwise.
+func (t *Tree) readStatus(ctx context.Context, untracked string) error {
+	out, err := t.g.Run(ctx, "status", "--porcelain=v2", "-z", untracked,
+		"--ignore-submodules=none", "--no-renames", "--branch", "--no-ahead-behind")
+	if err != nil {
+		return fmt.Errorf("compare the work tree with the index: %w", err)
+	}
+	st, err := ParseStatus(out)
+	if err != nil {
+		return err
+	}
+	t.headCommit = st.Head
+	t.status.Head = st.Head
+	for _, e := range st.Entries {
+		if e.Kind == '?' {
+			t.untracked = append(t.untracked, e.Path)
+			continue
+		}
+		t.status.Entries = append(t.status.Entries, e)
+	}
+	return nil
+}
+
+// wait waits for ch or ctx.
+func wait(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// Files lists every tracked file and every untracked file that is not
+// ignored, as sorted slash paths relative to Root. Untracked files matter
+// because agents create files without adding them, and a check that never
+// sees them verifies nothing about them. A tracked file deleted from the
+// work tree is still listed. It waits only for the listing, not for the
+// work-tree comparison.
+func (t *Tree) Files(ctx context.Context) ([]string, error) {
+	if err := wait(ctx, t.listed); err != nil {
+		return nil, err
+	}
+	if t.listErr != nil {
+		return nil, t.listErr
+	}
+	files := make([]string, 0, len(t.tracked)+len(t.untracked))
+	files = append(files, t.tracked...)
+	files = append(files, t.untracked...)
+	slices.Sort(files)
+	return slices.Compact(files), nil
+}
+
+// Recheck looks at the tree again after a run, for the same purposes, and
+// as cheaply as it can: one `git status --untracked-files=all`, which
+// also names HEAD's commit. The index is read again only if its file
+// changed, HEAD's tree only if HEAD moved, and a file is hashed again only
+// if its stat changed (or it changed too recently for the stat to tell).
+func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
+	if err := wait(ctx, t.listed); err != nil {
+		return nil, err
+	}
+	if err := wait(ctx, t.statusDone); err != nil {
+		return nil, err
+	}
+	n := &Tree{
+		Root: t.Root, Prefix: t.Prefix, GitDir: t.GitDir, CommonDir: t.CommonDir, HeadTree: t.HeadTree,
+		statePath: t.statePath, indexPath: t.indexPath, g: t.g, opts: t.opts, prev: t,
+		listed: make(chan struct{}), statusDone: make(chan struct{}),
+	}
+	defer close(n.listed)
+	defer close(n.statusDone)
+	if t.listErr != nil || t.statusErr != nil {
+		return nil, errors.Join(t.listErr, t.statusErr)
+	}
+	var wg sync.WaitGroup
+	fi, err := os.Stat(n.indexPath)
+	if err == nil && t.indexKey.ok && keyOf(fi) == t.indexKey && !t.indexKey.coarse() {
+		n.index, n.indexKey, n.tracked = t.index, t.indexKey, t.tracked
+	} else {
+		// Untracked files come from status here, so ls-files lists the
+		// index only.
+		wg.Go(func() { n.listErr = n.list(ctx, false) })
+	}
+	if !t.opts.IndexOnly {
+		n.statusErr = n.readStatus(ctx, "--untracked-files=all")
+		slices.Sort(n.untracked)
+	}
+	wg.Wait()
+	if err := errors.Join(n.listErr, n.statusErr); err != nil {
+		return nil, err
+	}
+	if t.opts.IndexOnly || n.headCommit != t.headCommit {
+		// HEAD moved (a check committed or checked out), or status did
+		// not say where it is: ask.
+		head, err := n.g.Run(ctx, "rev-parse", "--verify", "-q", "HEAD^{tree}")
+		switch {
+		case err == nil:
+			n.HeadTree = strings.TrimSpace(string(head))
+		case GitExitCode(err) == 1:
+			n.HeadTree = "none"
+		default:
+			return nil, fmt.Errorf("read HEAD: %w", err)
+		}
+	}
+	return n, nil
+}
+
+// IndexOnly reports whether the Tree fingerprints HEAD and the index only.
+func (t *Tree) IndexOnly() bool { return t.opts.IndexOnly }
