@@ -163,6 +163,9 @@ func (t *Tree) contents(ctx context.Context) error {
 		}
 	}
 	at := time.Now()
+	if t.now != nil {
+		at = t.now()
+	}
 	var (
 		paths []string
 		files []*entry

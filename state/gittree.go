@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // ErrNotGit means the directory is not inside a git work tree (or git is
@@ -82,6 +83,8 @@ type Tree struct {
 	// prev is the Tree this one rechecks: its file contents are reused
 	// for files whose stat has not changed.
 	prev *Tree
+	// now is the clock that tells a racy file (tests move it).
+	now func() time.Time
 }
 
 // WalkOptions says what a walk is for.
@@ -283,7 +286,7 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	}
 	n := &Tree{
 		Root: t.Root, Prefix: t.Prefix, GitDir: t.GitDir, CommonDir: t.CommonDir, HeadTree: t.HeadTree,
-		statePath: t.statePath, indexPath: t.indexPath, g: t.g, opts: t.opts, prev: t,
+		statePath: t.statePath, indexPath: t.indexPath, g: t.g, opts: t.opts, prev: t, now: t.now,
 		listed: make(chan struct{}), statusDone: make(chan struct{}),
 	}
 	defer close(n.listed)

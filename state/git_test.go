@@ -1,0 +1,94 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestGitCapturesStderrAndExitCode(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	_, err := Git(t.Context(), dir, "rev-parse", "--show-toplevel")
+	var ge *GitError
+	if !errors.As(err, &ge) {
+		t.Fatalf("err = %v, want a *GitError", err)
+	}
+	if ge.ExitCode() != 128 || GitExitCode(err) != 128 {
+		t.Errorf("exit code = %d, want 128", ge.ExitCode())
+	}
+	if !strings.Contains(err.Error(), "not a git repository") || !strings.Contains(err.Error(), "rev-parse --show-toplevel") {
+		t.Errorf("error does not carry the command and git's stderr: %v", err)
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Error("the *exec.ExitError is not wrapped")
+	}
+	if GitExitCode(errors.New("other")) != -1 {
+		t.Error("GitExitCode of a non-git error is not -1")
+	}
+}
+
+// TestGitOptionalLocks: read-only commands must not refresh the user's
+// index (git status would rewrite it); commands that write get git's
+// default. An alias that runs env shows what git's children inherit.
+func TestGitOptionalLocks(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	args := []string{"-c", "alias.showenv=!env", "showenv"}
+	for _, tc := range []struct {
+		writes bool
+		want   bool
+	}{{false, true}, {true, false}} {
+		out, err := GitCmd{Dir: dir, Writes: tc.writes, Env: []string{"PATH=/usr/bin:/bin", "GIT_OPTIONAL_LOCKS=1"}}.Run(t.Context(), args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := string(out)
+		if got := strings.Contains(env, "GIT_OPTIONAL_LOCKS=0"); got != tc.want {
+			t.Errorf("Writes=%v: GIT_OPTIONAL_LOCKS=0 set = %v, want %v", tc.writes, got, tc.want)
+		}
+		if !strings.Contains(env, "LC_ALL=C") {
+			t.Errorf("Writes=%v: LC_ALL=C not set", tc.writes)
+		}
+	}
+}
+
+func TestGitBoundedByContext(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := Git(ctx, t.TempDir(), "version")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestHashFiles(t *testing.T) {
+	root := treeRepo(t)
+	writeFile(t, root, "line\nbreak", "x\n")
+	ids, err := HashFiles(t.Context(), GitCmd{Dir: root}, []string{"new.txt", "line\nbreak", "clean.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// git hashes the plain paths the same way on its own.
+	out, err := exec.Command("git", "-C", root, "hash-object", "new.txt", "clean.go").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gitIDs := strings.Fields(string(out))
+	if ids[0] != gitIDs[0] || ids[2] != gitIDs[1] {
+		t.Errorf("ids = %q, git says %q", ids, gitIDs)
+	}
+	if !strings.HasPrefix(ids[1], "sha256:") || len(ids[1]) != len("sha256:")+64 {
+		t.Errorf("a path with a newline: id %q, want sha256:<hex>", ids[1])
+	}
+}

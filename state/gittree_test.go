@@ -1,0 +1,323 @@
+package state
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// treeRepo is a committed repository with an ignore rule, then a modified
+// tracked file, an untracked file and an ignored one. git's configuration
+// is the test's own: the machine's excludes or fsmonitor stay out.
+func treeRepo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_AUTHOR_NAME", "vbd test")
+	t.Setenv("GIT_AUTHOR_EMAIL", "test@vbd.invalid")
+	t.Setenv("GIT_COMMITTER_NAME", "vbd test")
+	t.Setenv("GIT_COMMITTER_EMAIL", "test@vbd.invalid")
+	root := realPath(t, t.TempDir())
+	runGit(t, root, "init", "-q")
+	writeFile(t, root, ".gitignore", "*.log\nbuild/\n")
+	writeFile(t, root, "clean.go", "package a\n")
+	writeFile(t, root, "dirty.go", "package a\n")
+	writeFile(t, root, "sub/deep.go", "package sub\n")
+	runGit(t, root, "add", "-A")
+	runGit(t, root, "commit", "-qm", "init")
+	writeFile(t, root, "dirty.go", "package a // edited\n")
+	writeFile(t, root, "new.txt", "untracked\n")
+	writeFile(t, root, "debug.log", "ignored\n")
+	writeFile(t, root, "build/out", "ignored\n")
+	return root
+}
+
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+func writeFile(t *testing.T, root, name, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func walk(t *testing.T, dir string, opts WalkOptions) *Tree {
+	t.Helper()
+	tr, err := WalkTree(t.Context(), dir, opts)
+	if err != nil {
+		t.Fatalf("WalkTree: %v", err)
+	}
+	return tr
+}
+
+func digest(t *testing.T, tr *Tree) string {
+	t.Helper()
+	d, err := tr.Digest(t.Context())
+	if err != nil {
+		t.Fatalf("Digest: %v", err)
+	}
+	return d
+}
+
+func recheck(t *testing.T, tr *Tree) *Tree {
+	t.Helper()
+	n, err := tr.Recheck(t.Context())
+	if err != nil {
+		t.Fatalf("Recheck: %v", err)
+	}
+	digest(t, n)
+	return n
+}
+
+func TestWalkTreeLocatesAndLists(t *testing.T) {
+	root := treeRepo(t)
+	writeFile(t, root, "gone.go", "package a\n")
+	runGit(t, root, "add", "gone.go")
+	if err := os.Remove(filepath.Join(root, "gone.go")); err != nil {
+		t.Fatal(err)
+	}
+	tr := walk(t, filepath.Join(root, "sub"), WalkOptions{})
+	if tr.Root != root || tr.Prefix != "sub/" || tr.GitDir != filepath.Join(root, ".git") || tr.CommonDir != filepath.Join(root, ".git") {
+		t.Errorf("located %+v", tr)
+	}
+	if tr.Repo() != (Repo{Root: root, GitDir: filepath.Join(root, ".git")}) {
+		t.Errorf("Repo = %+v", tr.Repo())
+	}
+	dir, err := tr.StateDir()
+	if err != nil || dir != filepath.Join(root, ".git", "vbd") {
+		t.Errorf("StateDir = %q, %v", dir, err)
+	}
+	files, err := tr.Files(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Deleted but still tracked stays listed; ignored files do not appear.
+	want := []string{".gitignore", "clean.go", "dirty.go", "gone.go", "new.txt", "sub/deep.go"}
+	if !slices.Equal(files, want) {
+		t.Errorf("Files = %q, want %q", files, want)
+	}
+	if len(tr.HeadTree) != 40 {
+		t.Errorf("HeadTree = %q", tr.HeadTree)
+	}
+}
+
+func TestWalkTreeNotGit(t *testing.T) {
+	if _, err := WalkTree(t.Context(), t.TempDir(), WalkOptions{}); !errors.Is(err, ErrNotGit) {
+		t.Errorf("plain directory: err = %v, want ErrNotGit", err)
+	}
+	root := treeRepo(t)
+	if _, err := WalkTree(t.Context(), filepath.Join(root, ".git"), WalkOptions{}); !errors.Is(err, ErrNotGit) {
+		t.Errorf("inside .git: err = %v, want ErrNotGit", err)
+	}
+}
+
+func TestWalkTreeFreshRepository(t *testing.T) {
+	root := realPath(t, t.TempDir())
+	gitInit(t, root)
+	writeFile(t, root, "a.txt", "a\n")
+	tr := walk(t, root, WalkOptions{})
+	if tr.HeadTree != "none" {
+		t.Errorf("HeadTree = %q, want none", tr.HeadTree)
+	}
+	if files, _ := tr.Files(t.Context()); !slices.Equal(files, []string{"a.txt"}) {
+		t.Errorf("Files = %q", files)
+	}
+	d := digest(t, tr)
+	if n := recheck(t, tr); n.digest != d {
+		t.Error("Recheck of an unchanged fresh repository differs")
+	}
+}
+
+func TestFilesOnlyHasNoDigest(t *testing.T) {
+	tr := walk(t, treeRepo(t), WalkOptions{FilesOnly: true})
+	if _, err := tr.Digest(t.Context()); err == nil {
+		t.Error("Digest of a files-only walk succeeded")
+	}
+}
+
+// TestRecheckMatchesAFreshWalk: after any change, Recheck (status-based,
+// reusing what did not change) and a fresh walk (ls-files-based) must
+// agree, or reuse would break (differ when equal) or lie (agree when not).
+func TestRecheckMatchesAFreshWalk(t *testing.T) {
+	tests := map[string]func(t *testing.T, root string){
+		"nothing":       func(*testing.T, string) {},
+		"edit clean":    func(t *testing.T, root string) { writeFile(t, root, "clean.go", "package a // now\n") },
+		"edit dirty":    func(t *testing.T, root string) { writeFile(t, root, "dirty.go", "package a // again\n") },
+		"new untracked": func(t *testing.T, root string) { writeFile(t, root, "sub/more.txt", "x\n") },
+		"stage":         func(t *testing.T, root string) { runGit(t, root, "add", "dirty.go") },
+		"commit": func(t *testing.T, root string) {
+			runGit(t, root, "add", "-A")
+			runGit(t, root, "commit", "-qm", "more")
+		},
+		"remove tracked": func(t *testing.T, root string) { os.Remove(filepath.Join(root, "clean.go")) },
+		"chmod":          func(t *testing.T, root string) { os.Chmod(filepath.Join(root, "new.txt"), 0o755) },
+		"assume unchanged edit": func(t *testing.T, root string) {
+			runGit(t, root, "update-index", "--assume-unchanged", "clean.go")
+			writeFile(t, root, "clean.go", "package a // hidden\n")
+		},
+	}
+	for name, change := range tests {
+		t.Run(name, func(t *testing.T) {
+			root := treeRepo(t)
+			before := walk(t, root, WalkOptions{})
+			d0 := digest(t, before)
+			change(t, root)
+			after := recheck(t, before)
+			fresh := digest(t, walk(t, root, WalkOptions{}))
+			if after.digest != fresh {
+				t.Errorf("Recheck digest %s, a fresh walk %s", after.digest, fresh)
+			}
+			if (after.digest == d0) != (name == "nothing") {
+				t.Errorf("digest unchanged = %v after %q", after.digest == d0, name)
+			}
+		})
+	}
+}
+
+func TestChanged(t *testing.T) {
+	tests := map[string]struct {
+		change          func(t *testing.T, root string)
+		modified, added []string
+	}{
+		"nothing":          {change: func(*testing.T, string) {}},
+		"same bytes again": {change: func(t *testing.T, root string) { writeFile(t, root, "dirty.go", "package a // edited\n") }},
+		"ignored output":   {change: func(t *testing.T, root string) { writeFile(t, root, "build/more", "x\n") }},
+		"rewrite tracked files": {
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, "clean.go", "package a\n\n")
+				writeFile(t, root, "sub/deep.go", "package sub\n\n")
+			},
+			modified: []string{"clean.go", "sub/deep.go"},
+		},
+		"rewrite a file the user edited": {
+			change:   func(t *testing.T, root string) { writeFile(t, root, "dirty.go", "package a\n// formatted\n") },
+			modified: []string{"dirty.go"},
+		},
+		"revert the user's edit": {
+			change:   func(t *testing.T, root string) { runGit(t, root, "checkout", "--", "dirty.go") },
+			modified: []string{"dirty.go"},
+		},
+		"add untracked files": {
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, "coverage.out", "x\n")
+				writeFile(t, root, "sub/gen.go", "package sub\n")
+			},
+			added: []string{"coverage.out", "sub/gen.go"},
+		},
+		"delete tracked and untracked": {
+			change: func(t *testing.T, root string) {
+				os.Remove(filepath.Join(root, "clean.go"))
+				os.Remove(filepath.Join(root, "new.txt"))
+			},
+			modified: []string{"clean.go", "new.txt"},
+		},
+		"rewrite an untracked file": {
+			change:   func(t *testing.T, root string) { writeFile(t, root, "new.txt", "rewritten\n") },
+			modified: []string{"new.txt"},
+		},
+		"stage a new file": {
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, "staged.go", "package a\n")
+				runGit(t, root, "add", "staged.go")
+			},
+			added: []string{"staged.go"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			root := treeRepo(t)
+			before := walk(t, root, WalkOptions{})
+			digest(t, before)
+			tc.change(t, root)
+			modified, added := Changed(before, recheck(t, before))
+			if !slices.Equal(modified, tc.modified) || !slices.Equal(added, tc.added) {
+				t.Errorf("Changed = modified %q, added %q; want %q, %q", modified, added, tc.modified, tc.added)
+			}
+		})
+	}
+}
+
+// TestRecheckReusesWhatDidNotChange: after a run that changed nothing,
+// Recheck is one git status: the index is not read again and no file is
+// hashed again. A file whose stat changed is hashed again.
+func TestRecheckReusesWhatDidNotChange(t *testing.T) {
+	root := treeRepo(t)
+	log := gitShim(t)
+	before := walk(t, root, WalkOptions{})
+	// A clock an hour ahead: nothing is too recent for its stat to tell.
+	before.now = func() time.Time { return time.Now().Add(time.Hour) }
+	digest(t, before)
+	if got := gitCalls(t, log); len(got) != 4 {
+		t.Errorf("walk of a dirty tree ran %d git commands, want 4 (rev-parse, ls-files, status, hash-object): %q", len(got), got)
+	}
+	resetLog(t, log)
+	recheck(t, before)
+	if got := gitCalls(t, log); len(got) != 1 || !strings.HasPrefix(got[0], "status ") {
+		t.Errorf("recheck of an unchanged tree ran %q, want one git status", got)
+	}
+	resetLog(t, log)
+	writeFile(t, root, "new.txt", "untracked, and longer now\n")
+	after := recheck(t, before)
+	if got := gitCalls(t, log); len(got) != 2 || !strings.HasPrefix(got[1], "hash-object") {
+		t.Errorf("recheck after an edit ran %q, want status and hash-object", got)
+	}
+	if m, a := Changed(before, after); !slices.Equal(m, []string{"new.txt"}) || a != nil {
+		t.Errorf("Changed = %q, %q", m, a)
+	}
+}
+
+// gitShim puts a git on PATH that logs each invocation's arguments, one
+// line each, and runs the real git. It returns the log's path.
+func gitShim(t *testing.T) string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "git.log")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
+}
+
+func gitCalls(t *testing.T, log string) []string {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+func resetLog(t *testing.T, log string) {
+	t.Helper()
+	if err := os.Remove(log); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+}
