@@ -1,0 +1,112 @@
+package receipt
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vbd-dev/vbd/detect"
+)
+
+// TestGitInvocations counts the git processes of the calls one run makes
+// (issue 15: at most 4 on a reused run, 6 on a full trivial run) through a
+// git on PATH that logs each invocation. The sequence is the gate's: one
+// Walk, its Files for detection, TakeOf for the fingerprint (the reuse
+// lookup reads receipts, not git), and after checks ran RecheckTree for
+// the receipt and the tree guard. Locating the repository and its state
+// dir comes from the Walk too.
+func TestGitInvocations(t *testing.T) {
+	const reusedCeiling, fullCeiling = 4, 6
+	tests := map[string]func(t *testing.T, dir string){
+		"clean tree": func(*testing.T, string) {},
+		"edited and untracked files": func(t *testing.T, dir string) {
+			write(t, dir, "a.go", "package a // edited\n")
+			write(t, dir, "notes.txt", "new\n")
+		},
+	}
+	for name, dirty := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := newRepo(t)
+			write(t, dir, "Makefile", "test:\n\t./check.sh\n")
+			git(t, dir, "add", "Makefile")
+			git(t, dir, "commit", "-qm", "make")
+			dirty(t, dir)
+			t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			log := shimGit(t)
+
+			tree, err := Walk(t.Context(), dir, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tree.StateDir(); err != nil {
+				t.Fatal(err)
+			}
+			files, err := tree.Files(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := detect.Detect(os.DirFS(tree.Root), detect.Options{Files: files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(plan.Runnable()) == 0 {
+				t.Fatalf("no runnable check in the plan: %+v", plan)
+			}
+			stamp := TakeOf(t.Context(), tree, plan, nil, "test")
+			if stamp.Fingerprint == "" {
+				t.Fatalf("no fingerprint: %s", stamp.Note)
+			}
+			reused := shimCalls(t, log)
+			if len(reused) > reusedCeiling {
+				t.Errorf("a reused run would run %d git commands, want at most %d:\n%s", len(reused), reusedCeiling, strings.Join(reused, "\n"))
+			}
+
+			after, change, err := stamp.RecheckTree(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after.Fingerprint != stamp.Fingerprint || !change.Empty() {
+				t.Errorf("recheck of an unchanged tree: fingerprint %q (was %q), change %+v", after.Fingerprint, stamp.Fingerprint, change)
+			}
+			full := shimCalls(t, log)
+			if len(full) > fullCeiling {
+				t.Errorf("a full run would run %d git commands, want at most %d:\n%s", len(full), fullCeiling, strings.Join(full, "\n"))
+			}
+			t.Logf("reused run: %d git commands, full run: %d:\n%s", len(reused), len(full), strings.Join(full, "\n"))
+		})
+	}
+}
+
+// shimGit puts a git on PATH that appends its arguments to a log, one line
+// per invocation, and runs the real git.
+func shimGit(t *testing.T) string {
+	t.Helper()
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "git.log")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + log + "'\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return log
+}
+
+func shimCalls(t *testing.T, log string) []string {
+	t.Helper()
+	b, err := os.ReadFile(log)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
