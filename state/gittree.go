@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // ErrNotGit means the directory is not inside a git work tree (or git is
@@ -172,50 +173,102 @@ func (t *Tree) StateDir() (string, error) {
 	return t.statePath, nil
 }
 
-// list reads the index and, with others, the untracked files.
+// list reads the index and, with others, the untracked files. It is on
+// the path of every run's detection, on trees of 100k files, so it
+// allocates one string for the whole listing and slices paths out of it.
 func (t *Tree) list(ctx context.Context, others bool) error {
 	// The index's stat is taken before git reads it: if it changes in
 	// between, Recheck sees a different stat and reads it again.
+	g := t.g
 	if fi, err := os.Stat(t.indexPath); err == nil {
 		t.indexKey = keyOf(fi)
+		// The listing is about as long as the index file.
+		g.SizeHint = int(min(fi.Size(), 1<<30)) + 64<<10
 	}
-	args := []string{"ls-files", "-z", "-s", "-v", "-c"}
+	// -v tags each entry: "?" untracked, "H" cached, lower case for
+	// assume-unchanged, "S" skip-worktree. -s adds mode, blob id and
+	// stage, which the fingerprint hashes; a files-only walk does without.
+	staged := !t.opts.FilesOnly
+	args := []string{"ls-files", "-z", "-v", "-c"}
+	if staged {
+		args = append(args, "-s")
+	}
 	if others {
 		args = append(args, "-o", "--exclude-standard")
 	}
-	out, err := t.g.Run(ctx, args...)
+	out, err := g.Run(ctx, args...)
 	if err != nil {
 		return fmt.Errorf("list the repository's files: %w", err)
 	}
-	var index bytes.Buffer
-	index.Grow(len(out))
-	for len(out) > 0 {
-		rec, rest, _ := bytes.Cut(out, []byte{0})
-		out = rest
-		if len(rec) == 0 {
-			continue
+	// The paths are slices of one string over git's output, which nothing
+	// writes to again (t.index below only reads it): no copy of 7 MB, no
+	// allocation per path.
+	all := unsafe.String(unsafe.SliceData(out), len(out))
+	// ls-files prints the untracked files first, then the index; the
+	// index's records are kept as they are, for the fingerprint.
+	indexAt, contiguous := -1, true
+	for i := 0; i < len(all); {
+		j := strings.IndexByte(all[i:], 0)
+		if j < 0 {
+			j = len(all) - i
 		}
-		if p, ok := bytes.CutPrefix(rec, []byte("? ")); ok {
-			t.untracked = append(t.untracked, string(p))
-			continue
-		}
-		_, p, ok := bytes.Cut(rec, []byte{'\t'})
-		if !ok {
+		rec := all[i : i+j]
+		at := i
+		i += j + 1
+		if len(rec) < 3 || rec[1] != ' ' {
+			if rec == "" {
+				continue
+			}
 			return fmt.Errorf("git ls-files: unexpected record %q", rec)
 		}
-		if n := len(t.tracked); n == 0 || t.tracked[n-1] != string(p) {
-			t.tracked = append(t.tracked, string(p))
+		if rec[0] == '?' {
+			t.untracked = append(t.untracked, rec[2:])
+			contiguous = contiguous && indexAt < 0
+			continue
 		}
-		index.Write(rec)
-		index.WriteByte(0)
+		if indexAt < 0 {
+			indexAt = at
+		}
+		p := rec[2:]
+		if staged {
+			var ok bool
+			if _, p, ok = strings.Cut(rec, "\t"); !ok {
+				return fmt.Errorf("git ls-files: unexpected record %q", rec)
+			}
+		}
+		// An unmerged path has an entry per stage, one after another.
+		if n := len(t.tracked); n == 0 || t.tracked[n-1] != p {
+			t.tracked = append(t.tracked, p)
+		}
 	}
-	t.index = index.Bytes()
-	// The index is sorted by path bytes already; ls-files lists untracked
-	// files in the same order, but the order is vbd's to guarantee.
-	slices.Sort(t.tracked)
-	t.tracked = slices.Compact(t.tracked)
-	slices.Sort(t.untracked)
+	if staged && indexAt >= 0 {
+		if contiguous {
+			t.index = out[indexAt:]
+		} else {
+			t.index = dropOthers(out)
+		}
+	}
+	// git sorts both lists by path bytes already; the order is vbd's to
+	// guarantee, and checking costs little.
+	for _, l := range []*[]string{&t.tracked, &t.untracked} {
+		if !slices.IsSorted(*l) {
+			slices.Sort(*l)
+			*l = slices.Compact(*l)
+		}
+	}
 	return nil
+}
+
+// dropOthers keeps the index records of ls-files output, should untracked
+// records ever come among them.
+func dropOthers(out []byte) []byte {
+	var index []byte
+	for rec := range bytes.SplitSeq(out, []byte{0}) {
+		if len(rec) > 0 && !bytes.HasPrefix(rec, []byte("? ")) {
+			index = append(append(index, rec...), 0)
+		}
+	}
+	return index
 }
 
 // readStatus runs git status and keeps its records: all of them when it
@@ -265,11 +318,24 @@ func (t *Tree) Files(ctx context.Context) ([]string, error) {
 	if t.listErr != nil {
 		return nil, t.listErr
 	}
-	files := make([]string, 0, len(t.tracked)+len(t.untracked))
-	files = append(files, t.tracked...)
-	files = append(files, t.untracked...)
-	slices.Sort(files)
-	return slices.Compact(files), nil
+	return mergeSorted(t.tracked, t.untracked), nil
+}
+
+// mergeSorted merges two sorted lists into one, without duplicates.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] < b[0]:
+			out, a = append(out, a[0]), a[1:]
+		case b[0] < a[0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
 
 // Recheck looks at the tree again after a run, for the same purposes, and
