@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // Staged is what a commit would record, compared with HEAD and with the
@@ -81,49 +83,30 @@ func Inspect(ctx context.Context, g Git) (Staged, error) {
 	return s, nil
 }
 
-// parseStatus reads `git status --porcelain=v2 -z` into s.
+// parseStatus reads `git status --porcelain=v2 -z` into s, through vbd's
+// one status reader.
 func parseStatus(out []byte, s *Staged) error {
-	entries := splitNUL(out)
-	for i := 0; i < len(entries); i++ {
-		e := entries[i]
-		var fields []string
-		switch {
-		case strings.HasPrefix(e, "1 "):
-			// 1 XY sub mH mI mW hH hI path
-			fields = strings.SplitN(e, " ", 9)
-		case strings.HasPrefix(e, "2 "):
-			// 2 XY sub mH mI mW hH hI Xscore path, then the original path
-			// as the next entry.
-			fields = strings.SplitN(e, " ", 10)
-		case strings.HasPrefix(e, "u "):
-			// u XY sub m1 m2 m3 mW h1 h2 h3 path
-			fields = strings.SplitN(e, " ", 11)
-			if len(fields) == 11 {
-				s.Unmerged = append(s.Unmerged, fields[10])
-				continue
-			}
-		case strings.HasPrefix(e, "? "):
-			s.Untracked = append(s.Untracked, strings.TrimSuffix(e[2:], "/"))
+	st, err := state.ParseStatus(out)
+	if err != nil {
+		return err
+	}
+	for _, e := range st.Entries {
+		switch e.Kind {
+		case '?':
+			s.Untracked = append(s.Untracked, strings.TrimSuffix(e.Path, "/"))
 			continue
-		case strings.HasPrefix(e, "! "), strings.HasPrefix(e, "# "):
+		case 'u':
+			s.Unmerged = append(s.Unmerged, e.Path)
 			continue
 		}
-		if len(fields) < 9 || len(fields[1]) != 2 {
-			return fmt.Errorf("read git status: unexpected entry %q", e)
-		}
-		p := fields[len(fields)-1]
-		xy := fields[1]
-		if xy[0] != '.' {
-			s.Changed = append(s.Changed, p)
-		}
-		if xy[1] != '.' {
-			s.Unstaged = append(s.Unstaged, p)
-		}
-		if e[0] == '2' && i+1 < len(entries) {
-			i++
-			if xy[0] != '.' {
-				s.Changed = append(s.Changed, entries[i])
+		if e.Staged() {
+			s.Changed = append(s.Changed, e.Path)
+			if e.Kind == '2' {
+				s.Changed = append(s.Changed, e.Orig)
 			}
+		}
+		if e.Unstaged() {
+			s.Unstaged = append(s.Unstaged, e.Path)
 		}
 	}
 	for _, l := range []*[]string{&s.Changed, &s.Unstaged, &s.Untracked, &s.Unmerged} {
