@@ -350,6 +350,13 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	if err := wait(ctx, t.statusDone); err != nil {
 		return nil, err
 	}
+	if !t.opts.FilesOnly {
+		// What t hashed is reused below; Digest is what makes it (once)
+		// and publishes it to this goroutine.
+		if _, err := t.Digest(ctx); err != nil {
+			return nil, err
+		}
+	}
 	n := &Tree{
 		Root: t.Root, Prefix: t.Prefix, GitDir: t.GitDir, CommonDir: t.CommonDir, HeadTree: t.HeadTree,
 		statePath: t.statePath, indexPath: t.indexPath, g: t.g, opts: t.opts, prev: t, now: t.now,

@@ -170,6 +170,18 @@ func TestRecheckMatchesAFreshWalk(t *testing.T) {
 		},
 		"remove tracked": func(t *testing.T, root string) { os.Remove(filepath.Join(root, "clean.go")) },
 		"chmod":          func(t *testing.T, root string) { os.Chmod(filepath.Join(root, "new.txt"), 0o755) },
+		"nested repository": func(t *testing.T, root string) {
+			nested := filepath.Join(root, "vendor-repo")
+			runGit(t, root, "init", "-q", nested)
+			writeFile(t, nested, "f.txt", "nested\n")
+			runGit(t, nested, "add", "f.txt")
+			runGit(t, nested, "commit", "-qm", "nested")
+		},
+		"symlink": func(t *testing.T, root string) {
+			if err := os.Symlink("sub", filepath.Join(root, "link")); err != nil {
+				t.Fatal(err)
+			}
+		},
 		"assume unchanged edit": func(t *testing.T, root string) {
 			runGit(t, root, "update-index", "--assume-unchanged", "clean.go")
 			writeFile(t, root, "clean.go", "package a // hidden\n")
