@@ -250,7 +250,12 @@ func (t *Tree) list(ctx context.Context, others bool) error {
 	}
 	// git sorts both lists by path bytes already; the order is vbd's to
 	// guarantee, and checking costs little.
-	for _, l := range []*[]string{&t.tracked, &t.untracked} {
+	lists := []*[]string{&t.tracked}
+	if others {
+		// Without others, status is filling t.untracked meanwhile.
+		lists = append(lists, &t.untracked)
+	}
+	for _, l := range lists {
 		if !slices.IsSorted(*l) {
 			slices.Sort(*l)
 			*l = slices.Compact(*l)
