@@ -407,3 +407,31 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 
 // IndexOnly reports whether the Tree fingerprints HEAD and the index only.
 func (t *Tree) IndexOnly() bool { return t.opts.IndexOnly }
+
+// Locate is Find and WalkTree in one: it checks dir as Find does (the
+// same errors for a missing path or a file), then walks the work tree
+// holding it. Outside a work tree it returns Repo{Root: dir} and a nil
+// Tree, without error: the caller verifies the directory itself, with no
+// fingerprint. A run needs no other git command to know where it is and
+// where its state goes (Tree.Repo, Tree.StateDir; Dir(repo) outside git).
+func Locate(ctx context.Context, dir string, opts WalkOptions) (Repo, *Tree, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Repo{}, nil, fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Repo{}, nil, fmt.Errorf("cannot use directory %s: %w; check the path (vbd -C DIR)", dir, err)
+	}
+	if !fi.IsDir() {
+		return Repo{}, nil, fmt.Errorf("%s is not a directory; point vbd at the repository's directory (vbd -C DIR)", dir)
+	}
+	t, err := WalkTree(ctx, abs, opts)
+	if errors.Is(err, ErrNotGit) {
+		return Repo{Root: abs}, nil, nil
+	}
+	if err != nil {
+		return Repo{}, nil, err
+	}
+	return t.Repo(), t, nil
+}

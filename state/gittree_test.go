@@ -333,3 +333,23 @@ func resetLog(t *testing.T, log string) {
 		t.Fatal(err)
 	}
 }
+
+func TestLocate(t *testing.T) {
+	root := treeRepo(t)
+	repo, tr, err := Locate(t.Context(), filepath.Join(root, "sub"), WalkOptions{})
+	if err != nil || tr == nil || repo.Root != root || !repo.IsGit() {
+		t.Fatalf("Locate in a work tree = %+v, %v, %v", repo, tr, err)
+	}
+	plain := realPath(t, t.TempDir())
+	repo, tr, err = Locate(t.Context(), plain, WalkOptions{})
+	if err != nil || tr != nil || repo != (Repo{Root: plain}) {
+		t.Errorf("Locate outside git = %+v, %v, %v; want the directory itself, no tree", repo, tr, err)
+	}
+	if _, _, err := Locate(t.Context(), filepath.Join(plain, "missing"), WalkOptions{}); err == nil || !strings.Contains(err.Error(), "vbd -C DIR") {
+		t.Errorf("Locate of a missing directory: %v", err)
+	}
+	writeFile(t, plain, "file", "x")
+	if _, _, err := Locate(t.Context(), filepath.Join(plain, "file"), WalkOptions{}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("Locate of a file: %v", err)
+	}
+}
