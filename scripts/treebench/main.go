@@ -2,8 +2,9 @@
 // commands it replaces or must keep up with, on a repository given as its
 // argument (scripts/bench-tree.sh generates one of 100k files):
 //
-//   - detection's file list (state.WalkTree(FilesOnly) + Files) against
-//     one `git ls-files -co --exclude-standard` (goal: ≤ 1.3×);
+//   - detection's file list (state.WalkTree(FilesOnly) + Files), and
+//     with detect.Detect on it, against one `git ls-files -co
+//     --exclude-standard` (goal: ≤ 1.3×);
 //   - reuse's tree fingerprint (WalkTree + Files + Digest, what a reused
 //     run spends on git) against one `git status --porcelain=v2
 //     --untracked-files=all` (goal: ≤ 1.2×);
@@ -24,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -90,6 +92,18 @@ func run(repo string, runs int) error {
 			_, err = t.Files(ctx)
 			return err
 		}},
+		{name: "vbd detection (list + detect.Detect)", fn: func(ctx context.Context) error {
+			t, err := state.WalkTree(ctx, repo, state.WalkOptions{FilesOnly: true})
+			if err != nil {
+				return err
+			}
+			files, err := t.Files(ctx)
+			if err != nil {
+				return err
+			}
+			_, err = detect.Detect(os.DirFS(t.Root), detect.Options{Files: files})
+			return err
+		}},
 		{name: "git status --porcelain=v2 -uall", fn: gitCmd(repo, "status", "--porcelain=v2", "-z", "--untracked-files=all")},
 		{name: "vbd walk: files + fingerprint", fn: func(ctx context.Context) error {
 			t, err := state.WalkTree(ctx, repo, state.WalkOptions{})
@@ -135,6 +149,7 @@ func run(repo string, runs int) error {
 		fmt.Printf("%-34s wall %.2f×, CPU %.2f× %s\n", what, float64(med[a])/float64(med[b]), float64(cpu[a])/float64(cpu[b]), goal)
 	}
 	ratio("detection list / ls-files -co:", "vbd detection file list", "git ls-files -co --exclude-standard", "(goal ≤ 1.3×)")
+	ratio("detection / ls-files -co:", "vbd detection (list + detect.Detect)", "git ls-files -co --exclude-standard", "")
 	ratio("walk + fingerprint / git status:", "vbd walk: files + fingerprint", "git status --porcelain=v2 -uall", "(goal ≤ 1.2×)")
 	ratio("recheck / git status:", "vbd recheck after a run", "git status --porcelain=v2 -uall", "")
 	return nil
