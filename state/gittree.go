@@ -31,10 +31,10 @@ var ErrNotGit = errors.New("not inside a git work tree: no tree fingerprint, so 
 //   - the tree guard: what a run changed (Changed, between a Tree and its
 //     Recheck).
 //
-// WalkTree costs three git processes, started at once: one batched
-// `rev-parse` (the top level, the git dirs, vbd's state path, the index
-// path and HEAD's tree), one `ls-files -s -v -c -o --exclude-standard`
-// (the index, with each entry's flags, and the untracked files) and one
+// WalkTree costs three git processes: one batched `rev-parse` (the top
+// level, the git dirs, vbd's state path, the index path and HEAD's tree),
+// then, side by side, one `ls-files -s -v -c -o --exclude-standard` (the
+// index, with each entry's flags, and the untracked files) and one
 // `status --porcelain=v2 --untracked-files=no` (the tracked files whose
 // work tree differs from the index, through git's own stat cache and the
 // user's core.fsmonitor). A fourth, `hash-object --stdin-paths`, runs only
