@@ -110,3 +110,35 @@ func shimCalls(t *testing.T, log string) []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
+
+// TestRecheckTreeGuard: a run that rewrites a tracked file or leaves a new
+// file behind is told so, and its fingerprint is not kept.
+func TestRecheckTreeGuard(t *testing.T) {
+	dir := newRepo(t)
+	tree, err := Walk(t.Context(), dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := TakeOf(t.Context(), tree, detect.Plan{}, nil, "test")
+	if stamp.Fingerprint == "" {
+		t.Fatalf("no fingerprint: %s", stamp.Note)
+	}
+	write(t, dir, "a.go", "package a\n\n// formatted\n")
+	write(t, dir, "coverage.out", "mode: set\n")
+	write(t, dir, "run.log", "ignored\n")
+	after, change, err := stamp.RecheckTree(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Fingerprint != "" || !strings.Contains(after.Note, "changed while checks ran") {
+		t.Errorf("stamp after a change: %+v", after)
+	}
+	if strings.Join(change.Modified, ",") != "a.go" || strings.Join(change.Added, ",") != "coverage.out" {
+		t.Errorf("change = %+v, want a.go modified and coverage.out added", change)
+	}
+	// A stamp without its Tree can compare fingerprints, not say what changed.
+	bare := Stamp{Root: dir, Fingerprint: stamp.Fingerprint}
+	if _, _, err := bare.RecheckTree(t.Context()); err == nil {
+		t.Error("a stamp without a Tree claimed to know what changed")
+	}
+}
