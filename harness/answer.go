@@ -129,7 +129,10 @@ func encode(v any) string {
 func noteLines(notes []string) string {
 	var b strings.Builder
 	for _, n := range notes {
-		b.WriteString("vbd: ")
+		// Messages written for people already say they are vbd's.
+		if !strings.HasPrefix(n, "vbd") {
+			b.WriteString("vbd: ")
+		}
 		b.WriteString(n)
 		b.WriteByte('\n')
 	}
