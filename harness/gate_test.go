@@ -313,9 +313,13 @@ func TestStdinNeverClosedStillAnswers(t *testing.T) {
 // margin. One that honours the context is cancelled before that.
 func TestDeadline(t *testing.T) {
 	var cancelled atomic.Bool
+	// The stuck verification returns when the test ends, not after a
+	// sleep: no goroutine outlives the test.
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
 	for name, verify := range map[string]func(context.Context, Request) (*Run, error){
 		"ignores-ctx": func(context.Context, Request) (*Run, error) {
-			time.Sleep(20 * time.Second)
+			<-release
 			return passingRun(), nil
 		},
 		"honours-ctx": func(ctx context.Context, _ Request) (*Run, error) {
@@ -328,8 +332,8 @@ func TestDeadline(t *testing.T) {
 			start := time.Now()
 			a, _ := serveIn(t, t.TempDir(), []string{"copilot", "--budget", "200ms"}, SyntheticEvent(Copilot, "agentStop", "/repo", "s"), verify)
 			took := time.Since(start)
-			// budget + margin is 1.2s; a loaded machine adds a little, the
-			// 20s of the stuck verification must not.
+			// budget + margin is 1.2s; a loaded machine adds a little; the
+			// stuck verification must not.
 			if took > 5*time.Second || took < 1150*time.Millisecond && name == "ignores-ctx" {
 				t.Errorf("answered after %s; want about budget + margin (1.2s)", took)
 			}
