@@ -116,12 +116,30 @@ func hookParseError(ctx context.Context, args []string, err error, e env) (code 
 	case errors.As(err, &help):
 		_, _ = e.stderr.Write([]byte(help.help))
 		o.Problems = []string{help.Error()}
-	case word != "" && nameErr != nil && strings.Contains(pe.Error(), "must be one of"):
-		// kong's enum error: Serve says it in its own words.
+	case word != "" && strings.Contains(pe.Error(), "must be one of"):
+		// kong's enum error. kong checks enums after it has set every
+		// flag, so the command is whole: a name in other case ("Claude")
+		// is served as before, and an unknown one Serve names itself.
+		if h := hookTarget(pe.Context); h != nil && nameErr == nil {
+			o = harness.Options{Harness: word, Quick: h.Quick, Budget: h.Budget, MaxBlocks: h.MaxBlocks, Dir: dir}
+		}
 	default:
 		o.Problems = []string{pe.Error()}
 	}
 	return runHook(ctx, o, e), true
+}
+
+// hookTarget is the hook command's parsed flags, once kong has applied them.
+func hookTarget(kctx *kong.Context) *hookCmd {
+	if kctx == nil {
+		return nil
+	}
+	n := kctx.Selected()
+	if !isHookNode(n) || !n.Target.IsValid() || !n.Target.CanAddr() {
+		return nil
+	}
+	h, _ := n.Target.Addr().Interface().(*hookCmd)
+	return h
 }
 
 // hookWords reads, from what kong parsed before it stopped, whether the
