@@ -1,7 +1,9 @@
 package harness
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -302,4 +304,60 @@ func TestTiming(t *testing.T) {
 			t.Errorf("%s: default budget %s + margin reaches the default timeout %s", n, s.DefaultBudget, s.DefaultTimeout)
 		}
 	}
+}
+
+// FuzzMergeRoundTrip: whatever a config file holds, Merge either refuses it
+// or installs exactly one vbd entry per event while keeping every foreign
+// hook in order; merging again changes nothing; Strip takes out exactly
+// vbd's entries and keeps the foreign ones.
+func FuzzMergeRoundTrip(f *testing.F) {
+	f.Add(uint8(0), []byte(claudeSettings))
+	f.Add(uint8(1), []byte(`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"say hi"}]}]}}`))
+	f.Add(uint8(2), []byte(`{"hooks":{"AfterAgent":[{"matcher":"*","hooks":[{"name":"x","type":"command","command":"x","timeout":5}]}]},"theme":"dark"}`))
+	f.Add(uint8(3), []byte(`{"version":1,"hooks":{"stop":[{"command":"./a.sh"},{"command":"vbd hook cursor"}]}}`))
+	f.Add(uint8(4), []byte(`{"version":1,"hooks":{"agentStop":[{"type":"command","bash":"echo ok","timeoutSec":5}]}}`))
+	f.Add(uint8(6), []byte(`{"Stop":[{"hooks":[{"type":"command","command":"vbd hook devin --budget 5s"}]}],"x":[1,2.50,null]}`))
+	f.Add(uint8(0), []byte(""))
+	f.Add(uint8(0), []byte("\xef\xbb\xbf{}"))
+	f.Add(uint8(0), []byte(`{"hooks":[]}`))
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		spec := specs[int(which)%len(specs)]
+		hook := testHook(spec.Name)
+		out, err := Merge("f.json", data, spec, hook, ours)
+		if err != nil {
+			return // refused, and nothing was written
+		}
+		foreign := func(b []byte) []Entry {
+			entries, err := ReadHooks("f.json", b, spec)
+			if err != nil {
+				t.Fatalf("ReadHooks of a file Merge accepted or wrote: %v\n%s", err, b)
+			}
+			var out []Entry
+			for _, e := range entries {
+				if !ours(e.Command) {
+					out = append(out, e)
+				}
+			}
+			return out
+		}
+		before, after := foreign(data), foreign(out)
+		if fmt.Sprint(before) != fmt.Sprint(after) {
+			t.Fatalf("Merge changed the foreign hooks:\nbefore %v\nafter  %v", before, after)
+		}
+		entries, _ := ReadHooks("f.json", out, spec)
+		if n := len(entries) - len(after); n != len(spec.Events) {
+			t.Fatalf("Merge left %d vbd entries, want %d:\n%s", n, len(spec.Events), out)
+		}
+		again, err := Merge("f.json", out, spec, hook, ours)
+		if err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("merging twice changed the file (err %v):\n%s\n---\n%s", err, out, again)
+		}
+		stripped, removed, _, err := Strip("f.json", out, spec, ours)
+		if err != nil || removed != len(spec.Events) {
+			t.Fatalf("Strip removed %d (err %v), want %d", removed, err, len(spec.Events))
+		}
+		if got := foreign(stripped); fmt.Sprint(got) != fmt.Sprint(before) {
+			t.Fatalf("Strip changed the foreign hooks:\nbefore %v\nafter  %v", before, got)
+		}
+	})
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -96,6 +97,47 @@ var scenarios = []scenario{
 	}},
 }
 
+// hookOpts builds Options as cmd/vbd's kong grammar does, for the forms
+// these tests use: a flag kong would refuse becomes a Problem.
+func hookOpts(args []string) Options {
+	o := Options{MaxBlocks: DefaultMaxBlocks}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		value := func() string {
+			if i+1 < len(args) {
+				i++
+				return args[i]
+			}
+			o.Problems = append(o.Problems, "flag "+a+" needs a value")
+			return ""
+		}
+		switch {
+		case a == "--quick":
+			o.Quick = true
+		case a == "--budget":
+			v := value()
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				o.Problems = append(o.Problems, fmt.Sprintf("--budget %q is not a duration (write it like 90s or 5m)", v))
+			}
+			o.Budget = d
+		case a == "--max-blocks":
+			n, err := strconv.Atoi(value())
+			if err != nil {
+				o.Problems = append(o.Problems, "--max-blocks needs a whole number")
+			}
+			o.MaxBlocks = n
+		case a == "-C":
+			o.Dir = value()
+		case strings.HasPrefix(a, "-"):
+			o.Problems = append(o.Problems, "unknown flag "+a)
+		default:
+			o.Harness = a
+		}
+	}
+	return o
+}
+
 // serveIn runs Serve with stdin and a fake verification in a temp state dir.
 func serveIn(t *testing.T, stateDir string, args []string, stdin []byte, verify func(context.Context, Request) (*Run, error)) (Answer, []Request) {
 	t.Helper()
@@ -119,7 +161,7 @@ func serveIn(t *testing.T, stateDir string, args []string, stdin []byte, verify 
 		FallbackStateDir: stateDir,
 		margin:           testMargin,
 	}
-	code := Serve(context.Background(), args, env)
+	code := Serve(context.Background(), hookOpts(args), env)
 	mu.Lock()
 	defer mu.Unlock()
 	return Answer{Stdout: stdout.String(), Stderr: stderr.String(), Code: code}, append([]Request(nil), reqs...)
@@ -173,24 +215,33 @@ func TestAllowIsExact(t *testing.T) {
 	}
 }
 
+// TestBadFlagsNeverVerifyAndAlwaysBlock: a command line the caller could
+// not parse (Problems), or whose values are out of range, blocks in the
+// harness's protocol and verifies nothing.
 func TestBadFlagsNeverVerifyAndAlwaysBlock(t *testing.T) {
-	for _, args := range [][]string{
-		{"claude", "--bogus"},
-		{"claude", "--budget"},
-		{"claude", "--budget", "-5s"},
-		{"claude", "--max-blocks", "many"},
-		{"claude", "extra"},
-		{"not-a-harness"},
-		{},
-		{"--help"},
+	for name, o := range map[string]Options{
+		"unknown flag":     {Harness: "claude", Problems: []string{"unknown flag --bogus"}},
+		"help":             {Harness: "claude", Problems: []string{"vbd hook was asked for --help"}},
+		"negative budget":  {Harness: "claude", Budget: -5 * time.Second},
+		"negative cap":     {Harness: "claude", MaxBlocks: -1},
+		"unknown harness":  {Harness: "not-a-harness"},
+		"no harness":       {},
+		"problem, no word": {Problems: []string{"unknown flag --bogus"}},
 	} {
-		a, reqs := serveIn(t, t.TempDir(), args, SyntheticEvent(Claude, "Stop", "/repo", "s"), scenarios[0].verify)
-		if len(reqs) != 0 {
-			t.Errorf("%q verified; a bad command line must not", args)
+		var stdout, stderr bytes.Buffer
+		verified := false
+		code := Serve(context.Background(), o, Env{
+			Stdin: bytes.NewReader(SyntheticEvent(Claude, "Stop", "/repo", "s")), Stdout: &stdout, Stderr: &stderr,
+			Getenv: func(string) string { return "" },
+			Locate: func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
+			Verify: func(context.Context, Request) (*Run, error) { verified = true; return passingRun(), nil },
+		})
+		if verified {
+			t.Errorf("%s verified; a bad command line must not", name)
 		}
-		r := Interpret(Claude, "Stop", a.Stdout, a.Stderr, a.Code)
-		if !r.Blocks || a.Code != 0 {
-			t.Errorf("%q: exit %d stdout %q: want a JSON block with exit 0", args, a.Code, a.Stdout)
+		r := Interpret(Claude, "Stop", stdout.String(), stderr.String(), code)
+		if !r.Blocks || code != 0 || !strings.Contains(r.Reason, "the vbd hook command is wrong") {
+			t.Errorf("%s: exit %d stdout %q: want a JSON block with exit 0", name, code, stdout.String())
 		}
 	}
 }
@@ -200,17 +251,6 @@ func TestBadHarnessNameSniffs(t *testing.T) {
 	a, _ := serveIn(t, t.TempDir(), []string{"gemeni"}, SyntheticEvent(Gemini, "AfterAgent", "/repo", "s"), scenarios[0].verify)
 	if !strings.HasPrefix(a.Stdout, `{"decision":"deny"`) {
 		t.Errorf("want Gemini's deny, got %q", a.Stdout)
-	}
-}
-
-func TestFlags(t *testing.T) {
-	o, problems := parseArgs([]string{"-C", "sub", "claude", "--quick", "--budget=45s", "--max-blocks", "0"})
-	if len(problems) > 0 || o.dir != "sub" || !o.quick || o.budget != 45*time.Second || o.maxBlocks != 0 || o.harness != "claude" {
-		t.Errorf("parseArgs = %+v, %q", o, problems)
-	}
-	o, problems = parseArgs([]string{"-Csub", "codex"})
-	if len(problems) > 0 || o.dir != "sub" || o.maxBlocks != DefaultMaxBlocks {
-		t.Errorf("parseArgs = %+v, %q", o, problems)
 	}
 }
 
@@ -235,44 +275,16 @@ func TestRequestCarriesTheInput(t *testing.T) {
 	}
 }
 
-func TestUnreadableInputStillVerifies(t *testing.T) {
-	for name, stdin := range map[string][]byte{
-		"empty":   nil,
-		"garbage": []byte("this is not json"),
-		"array":   []byte(`[1,2]`),
-		"two":     []byte(`{} {}`),
-	} {
-		t.Run(name, func(t *testing.T) {
-			// A failing tree blocks...
-			a, reqs := serveIn(t, t.TempDir(), []string{"claude"}, stdin, scenarios[1].verify)
-			if len(reqs) != 1 || reqs[0].Dir != "." {
-				t.Fatalf("want one verification of the current directory, got %+v", reqs)
-			}
-			if !Interpret(Claude, "", a.Stdout, a.Stderr, a.Code).Blocks {
-				t.Errorf("a failing tree was allowed with unreadable input: %+v", a)
-			}
-			if !strings.Contains(a.Stderr, "could not read the hook input") {
-				t.Errorf("stderr does not say the input was unreadable: %q", a.Stderr)
-			}
-			// ...and a passing one is allowed: bad input alone decides nothing.
-			a, _ = serveIn(t, t.TempDir(), []string{"claude"}, stdin, scenarios[0].verify)
-			if a.Stdout != "" || a.Code != 0 {
-				t.Errorf("a passing tree was blocked for unreadable input: %+v", a)
-			}
-		})
-	}
-}
-
 func TestTerminalStdinIsNotRead(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	pr, pw := io.Pipe()
 	defer pw.Close()
-	code := Serve(context.Background(), []string{"claude"}, Env{
+	code := Serve(context.Background(), hookOpts([]string{"claude"}), Env{
 		Stdin: pr, StdinIsTerminal: true, Stdout: &stdout, Stderr: &stderr,
 		Locate: func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
 		Verify: scenarios[0].verify,
 	})
-	if code != 0 || stdout.String() != "" || !strings.Contains(stderr.String(), "terminal") {
+	if r := Interpret(Claude, "Stop", stdout.String(), stderr.String(), code); r.Blocks || !strings.Contains(stderr.String(), "terminal") {
 		t.Errorf("code %d stdout %q stderr %q", code, stdout.String(), stderr.String())
 	}
 }
@@ -283,7 +295,7 @@ func TestStdinNeverClosedStillAnswers(t *testing.T) {
 	defer pw.Close()
 	go func() { _, _ = pw.Write([]byte(`{"hook_event_name":"Stop"`)) }()
 	start := time.Now()
-	code := Serve(context.Background(), []string{"codex"}, Env{
+	code := Serve(context.Background(), hookOpts([]string{"codex"}), Env{
 		Stdin: pr, Stdout: &stdout, Stderr: &stderr, InputWait: 200 * time.Millisecond,
 		Locate: func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
 		Verify: scenarios[1].verify,
@@ -301,9 +313,13 @@ func TestStdinNeverClosedStillAnswers(t *testing.T) {
 // margin. One that honours the context is cancelled before that.
 func TestDeadline(t *testing.T) {
 	var cancelled atomic.Bool
+	// The stuck verification returns when the test ends, not after a
+	// sleep: no goroutine outlives the test.
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
 	for name, verify := range map[string]func(context.Context, Request) (*Run, error){
 		"ignores-ctx": func(context.Context, Request) (*Run, error) {
-			time.Sleep(20 * time.Second)
+			<-release
 			return passingRun(), nil
 		},
 		"honours-ctx": func(ctx context.Context, _ Request) (*Run, error) {
@@ -316,8 +332,8 @@ func TestDeadline(t *testing.T) {
 			start := time.Now()
 			a, _ := serveIn(t, t.TempDir(), []string{"copilot", "--budget", "200ms"}, SyntheticEvent(Copilot, "agentStop", "/repo", "s"), verify)
 			took := time.Since(start)
-			// budget + margin is 1.2s; a loaded machine adds a little, the
-			// 20s of the stuck verification must not.
+			// budget + margin is 1.2s; a loaded machine adds a little; the
+			// stuck verification must not.
 			if took > 5*time.Second || took < 1150*time.Millisecond && name == "ignores-ctx" {
 				t.Errorf("answered after %s; want about budget + margin (1.2s)", took)
 			}

@@ -13,217 +13,20 @@ package harness
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 )
 
-// Name identifies a harness: "claude", "codex", ...
+// Name identifies a harness: "claude", "codex", ... Each harness's own
+// name constant lives in its file (claude.go, codex.go, ...).
 type Name string
 
-// The harnesses vbd answers.
 const (
-	Claude    Name = "claude"
-	Codex     Name = "codex"
-	Gemini    Name = "gemini"
-	Cursor    Name = "cursor"
-	Copilot   Name = "copilot"
-	OpenHands Name = "openhands"
-	Devin     Name = "devin"
 	// Auto sniffs the harness from stdin.
 	Auto Name = "auto"
 	// Unknown is a harness vbd could not name: it answers with the JSON
 	// block that most harnesses honour.
 	Unknown Name = ""
 )
-
-// Names lists the harnesses that can be installed, in display order.
-var Names = []Name{Claude, Codex, Gemini, Cursor, Copilot, OpenHands, Devin}
-
-// shape is how a harness nests a hook command under an event.
-type shape int
-
-const (
-	// groupShape: {"hooks":[{"type":"command","command":C,"timeout":T}]}
-	// (Claude Code, Codex, Devin).
-	groupShape shape = iota
-	// matcherShape: groupShape with "matcher":"*" (OpenHands).
-	matcherShape
-	// geminiShape: matcherShape with "name":"vbd" and a timeout in ms.
-	geminiShape
-	// flatShape: {"command":C,"timeout":T} (Cursor).
-	flatShape
-	// copilotShape: {"type":"command","bash":C,"cwd":".","timeoutSec":T}.
-	copilotShape
-)
-
-// Event is one hook event vbd installs for a harness.
-type Event struct {
-	// Name is the event as the harness's config spells it.
-	Name string
-	// Start marks a session-start event: vbd records the baseline tree
-	// there and prints nothing.
-	Start bool
-}
-
-// Spec is what vbd knows about one harness: its config file, the events it
-// wires, units and defaults, and what the user still has to do.
-type Spec struct {
-	Name Name
-	// Title is the harness's product name.
-	Title string
-	// File is the project config file, slash-separated, relative to the
-	// repository root.
-	File string
-	// HomeFiles are user-level config files, relative to $HOME. A trailing
-	// "*.json" reads every JSON file of that directory.
-	HomeFiles []string
-	// ProjectGlob, when set, is a directory whose *.json files all hold
-	// hooks (Copilot reads every .github/hooks/*.json).
-	ProjectGlob string
-	// OtherFiles are further project files in the same shape that the
-	// harness reads hooks from; vbd doctor audits them, install never
-	// writes them.
-	OtherFiles []string
-	Events     []Event
-	shape      shape
-	// wrapped is true when events sit under a top-level "hooks" key
-	// (everyone but Devin).
-	wrapped bool
-	// version is true when the file carries "version": 1 (Cursor, Copilot).
-	version bool
-	// TimeoutUnit is the unit of the config's timeout field.
-	TimeoutUnit time.Duration
-	// DefaultTimeout is the harness's own timeout when the config sets none.
-	DefaultTimeout time.Duration
-	// DefaultBudget is vbd's budget when the hook command passes none:
-	// safely below DefaultTimeout.
-	DefaultBudget time.Duration
-	// Needs says what the user still has to do after vbd install.
-	Needs string
-	// hasMessage is true when the harness's allow output has a
-	// systemMessage field shown to the user (and accepted by its schema).
-	hasMessage bool
-}
-
-// StopEvents are the spec's events that end a turn (every event but the
-// session start).
-func (s Spec) StopEvents() []Event {
-	var out []Event
-	for _, e := range s.Events {
-		if !e.Start {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// specs holds every harness's facts (docs/harness-contracts.md).
-var specs = map[Name]Spec{
-	Claude: {
-		Name: Claude, Title: "Claude Code", File: ".claude/settings.json",
-		OtherFiles: []string{".claude/settings.local.json"},
-		HomeFiles:  []string{".claude/settings.json"},
-		Events: []Event{
-			{Name: "Stop"}, {Name: "SubagentStop"}, {Name: "TaskCompleted"}, {Name: "SessionStart", Start: true},
-		},
-		shape: groupShape, wrapped: true, TimeoutUnit: time.Second,
-		DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-		Needs:      "Claude Code reads hooks when a session starts: restart it, or review them with /hooks.",
-		hasMessage: true,
-	},
-	Codex: {
-		Name: Codex, Title: "Codex CLI", File: ".codex/hooks.json",
-		HomeFiles: []string{".codex/hooks.json"},
-		Events:    []Event{{Name: "Stop"}, {Name: "SubagentStop"}},
-		shape:     groupShape, wrapped: true, TimeoutUnit: time.Second,
-		DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-		Needs: "Codex runs project hooks only once you trust them: open /hooks in Codex and trust vbd's Stop hook " +
-			"(again after every reinstall, since editing the file invalidates the trust). " +
-			"Older Codex versions also need `[features] codex_hooks = true` in ~/.codex/config.toml.",
-		hasMessage: true,
-	},
-	Gemini: {
-		Name: Gemini, Title: "Gemini CLI", File: ".gemini/settings.json",
-		HomeFiles: []string{".gemini/settings.json"},
-		Events:    []Event{{Name: "AfterAgent"}},
-		shape:     geminiShape, wrapped: true, TimeoutUnit: time.Millisecond,
-		DefaultTimeout: 60 * time.Second, DefaultBudget: 50 * time.Second,
-		Needs:      "Gemini CLI asks you to trust project hooks that are new or changed: accept vbd's AfterAgent hook when it asks.",
-		hasMessage: true,
-	},
-	Cursor: {
-		Name: Cursor, Title: "Cursor", File: ".cursor/hooks.json",
-		HomeFiles: []string{".cursor/hooks.json"},
-		Events:    []Event{{Name: "stop"}, {Name: "subagentStop"}},
-		shape:     flatShape, wrapped: true, version: true, TimeoutUnit: time.Second,
-		DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-		Needs: "Cursor reloads .cursor/hooks.json on its own; check Settings > Hooks that the stop hook is listed. " +
-			"Cursor stops following up after loop_limit (default 5) continuations.",
-	},
-	Copilot: {
-		Name: Copilot, Title: "GitHub Copilot", File: ".github/hooks/vbd.json", ProjectGlob: ".github/hooks",
-		HomeFiles: []string{".copilot/hooks/*.json"},
-		Events:    []Event{{Name: "agentStop"}, {Name: "subagentStop"}},
-		shape:     copilotShape, wrapped: true, version: true, TimeoutUnit: time.Second,
-		DefaultTimeout: 30 * time.Second, DefaultBudget: 22 * time.Second,
-		Needs: "The Copilot cloud agent reads .github/hooks/*.json from the default branch only: commit and merge the file. " +
-			"The Copilot CLI reads it from the working tree.",
-	},
-	OpenHands: {
-		Name: OpenHands, Title: "OpenHands", File: ".openhands/hooks.json",
-		HomeFiles: []string{".openhands/hooks.json"},
-		Events:    []Event{{Name: "Stop"}},
-		shape:     matcherShape, wrapped: true, TimeoutUnit: time.Second,
-		DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-		Needs: "OpenHands reads .openhands/hooks.json when a conversation starts; start a new one.",
-	},
-	Devin: {
-		Name: Devin, Title: "Devin CLI", File: ".devin/hooks.v1.json",
-		HomeFiles: []string{".devin/hooks.v1.json"},
-		Events:    []Event{{Name: "Stop"}, {Name: "SessionStart", Start: true}},
-		shape:     groupShape, wrapped: false, TimeoutUnit: time.Second,
-		DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-		Needs: "Devin CLI reads .devin/hooks.v1.json when a session starts; start a new one.",
-	},
-}
-
-// unknownSpec answers for a harness vbd could not name.
-var unknownSpec = Spec{Name: Unknown, Title: "an unknown harness", DefaultTimeout: 30 * time.Second, DefaultBudget: 22 * time.Second}
-
-// Lookup returns the spec of a named harness.
-func Lookup(n Name) (Spec, bool) {
-	s, ok := specs[n]
-	return s, ok
-}
-
-// ParseName accepts a harness name as a user or a config writes it.
-func ParseName(s string) (Name, error) {
-	n := Name(strings.ToLower(strings.TrimSpace(s)))
-	if n == Auto {
-		return Auto, nil
-	}
-	if _, ok := specs[n]; ok {
-		return n, nil
-	}
-	return Unknown, fmt.Errorf("unknown harness %q: use one of %s or auto", s, nameList())
-}
-
-func nameList() string {
-	parts := make([]string, 0, len(Names))
-	for _, n := range Names {
-		parts = append(parts, string(n))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// specOf returns the spec for n, or the unknown harness's.
-func specOf(n Name) Spec {
-	if s, ok := specs[n]; ok {
-		return s
-	}
-	return unknownSpec
-}
 
 // Margin is how long after the budget vbd may take to answer and exit,
 // whatever the checks do, for a budget b: a tenth of it, between 6s and
@@ -279,22 +82,4 @@ func roundDur(d time.Duration) string {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return d.Round(time.Second).String()
-}
-
-// isStartEvent reports whether an event name is a session start.
-func isStartEvent(event string) bool {
-	return strings.EqualFold(event, "SessionStart") || event == "sessionStart"
-}
-
-// isTaskEvent reports whether the event is Claude Code's TaskCompleted.
-func isTaskEvent(event string) bool { return event == "TaskCompleted" }
-
-// knownEvent reports whether the harness sends this event to a stop hook.
-func knownEvent(n Name, event string) bool {
-	s, ok := specs[n]
-	if !ok {
-		return false
-	}
-	extra := map[Name][]string{Copilot: {"Stop", "SubagentStop"}}
-	return slices.ContainsFunc(s.Events, func(e Event) bool { return e.Name == event }) || slices.Contains(extra[n], event)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -41,10 +42,15 @@ type Input struct {
 	// Dialect is Copilot's payload spelling: "agentStop" (camelCase) or
 	// "Stop" (snake_case).
 	Dialect string
+	// LastMessage is the agent's final message of the turn (Claude Code's
+	// and Codex's last_assistant_message, Gemini's prompt_response).
+	LastMessage string
 	// Raw is the decoded object; nil when the input was unreadable.
 	Raw map[string]any
-	// Problem, when set, says why stdin could not be read as a JSON object.
-	// The hook then verifies the current directory anyway.
+	// Problem, when set, says why stdin could not be read as a JSON object,
+	// or which of its fields had the wrong type. The hook then verifies the
+	// current directory anyway (the harness runs hooks in the session's
+	// directory), and allows only on a verified pass.
 	Problem string
 }
 
@@ -184,24 +190,40 @@ func fromMap(n Name, m map[string]any) Input {
 			in.BackgroundTasks = append(in.BackgroundTasks, backgroundTask(t))
 		}
 	}
-	if n == Copilot {
-		switch {
-		case str(m, "sessionId") != "" || m["stopReason"] != nil:
-			in.Dialect = "agentStop"
-			if in.Event == "" {
-				in.Event = "agentStop"
-				if in.AgentID != "" {
-					in.Event = "subagentStop"
-				}
-			}
-		default:
-			in.Dialect = "Stop"
+	spec := specOf(n)
+	for _, k := range spec.claimKeys {
+		if s, ok := m[k].(string); ok && s != "" {
+			in.LastMessage = s
+			break
 		}
 	}
-	if n == Cursor && in.Event == "" {
-		in.Event = "stop"
+	// A field of the wrong type is unreadable input: it is not used.
+	in.Problem = strings.Join(inputProblems(m), "; ")
+	if in.Problem == "" && !slices.ContainsFunc(hookKeys, func(k string) bool { return has(m, k) }) {
+		in.Problem = "stdin holds none of the fields of a hook's input"
+	}
+	if spec.normalize != nil {
+		spec.normalize(&in, m)
 	}
 	return in
+}
+
+// hookKeys are the fields vbd reads to know the session and its
+// directory; an object with none of them (e.g. {}) says nothing.
+var hookKeys = []string{"session_id", "sessionId", "conversation_id", "cwd", "workspace_roots", "hook_event_name"}
+
+// inputProblems lists the fields vbd reads whose JSON type is wrong: a
+// session id or directory that is not a string is never used as one.
+func inputProblems(m map[string]any) []string {
+	var out []string
+	for _, k := range []string{"session_id", "sessionId", "conversation_id", "cwd", "hook_event_name"} {
+		if v, ok := m[k]; ok && v != nil {
+			if _, isStr := v.(string); !isStr {
+				out = append(out, fmt.Sprintf("%s is %s, not a string", k, jsonKind(v)))
+			}
+		}
+	}
+	return out
 }
 
 // backgroundTask reads one background_tasks entry; an entry that is not an
@@ -219,14 +241,10 @@ func backgroundTask(v any) BackgroundTask {
 	}
 }
 
+// str reads a string field; any other JSON type reads as "".
 func str(m map[string]any, key string) string {
-	switch v := m[key].(type) {
-	case string:
-		return v
-	case json.Number:
-		return v.String()
-	}
-	return ""
+	s, _ := m[key].(string)
+	return s
 }
 
 func firstStr(m map[string]any, keys ...string) string {
@@ -244,49 +262,27 @@ func has(m map[string]any, key string) bool {
 }
 
 // Sniff names the harness that sent a decoded input, following the
-// contract's ordered rules. It returns Unknown when no rule matches.
+// contract's ordered rules (each harness's sniff, by sniffRank). It
+// returns Unknown when no rule matches.
 func Sniff(m map[string]any) Name {
-	event := str(m, "hook_event_name")
-	_, tsIsString := m["timestamp"].(string)
-	switch {
-	// 1. Gemini CLI's AfterAgent.
-	case event == "AfterAgent" || has(m, "prompt_response"):
-		return Gemini
-	// 2. Cursor.
-	case has(m, "conversation_id") && (has(m, "loop_count") || has(m, "workspace_roots") || has(m, "cursor_version")):
-		return Cursor
-	// 3. Codex's turn_id extension.
-	case has(m, "turn_id"):
-		return Codex
-	// 4. Copilot's camelCase agentStop.
-	case has(m, "sessionId") && has(m, "stopReason"):
-		return Copilot
-	// 5. Copilot's snake_case Stop (e.g. Copilot CLI loading .claude/settings.json).
-	case event == "Stop" && has(m, "stop_reason") && tsIsString && !has(m, "permission_mode"):
-		return Copilot
-	// 6. Claude Code.
-	case (event == "Stop" || event == "SubagentStop" || event == "TaskCompleted") && has(m, "permission_mode"):
-		return Claude
+	for _, s := range sniffOrder() {
+		if s.sniff != nil && s.sniff(m) {
+			return s.Name
+		}
 	}
 	return Unknown
 }
 
 // SniffEnv names the harness from the hook's environment, the fallback
-// when stdin does not say. Gemini is tested first because it also sets
-// CLAUDE_PROJECT_DIR; CLAUDECODE=1 is set by Claude Code only.
+// when stdin does not say, in the same order as Sniff.
 func SniffEnv(getenv func(string) string) Name {
 	if getenv == nil {
 		return Unknown
 	}
-	switch {
-	case getenv("GEMINI_PROJECT_DIR") != "" || getenv("GEMINI_SESSION_ID") != "":
-		return Gemini
-	case getenv("CLAUDECODE") == "1":
-		return Claude
-	case getenv("DEVIN_PROJECT_DIR") != "":
-		return Devin
-	case getenv("COPILOT_AGENT_PROMPT") != "":
-		return Copilot
+	for _, s := range sniffOrder() {
+		if s.sniffEnv != nil && s.sniffEnv(getenv) {
+			return s.Name
+		}
 	}
 	return Unknown
 }

@@ -190,7 +190,7 @@ func TestSessionStartBaseline(t *testing.T) {
 	serve := func(in []byte, verify func(context.Context, Request) (*Run, error)) (Answer, []Request) {
 		var stdout, stderr bytes.Buffer
 		var reqs []Request
-		code := Serve(context.Background(), []string{"claude"}, Env{
+		code := Serve(context.Background(), hookOpts([]string{"claude"}), Env{
 			Stdin: bytes.NewReader(in), Stdout: &stdout, Stderr: &stderr, Getenv: func(string) string { return "" },
 			Locate: func(string) (string, string, error) { return repo, state, nil },
 			Verify: func(ctx context.Context, r Request) (*Run, error) { reqs = append(reqs, r); return verify(ctx, r) },
@@ -230,48 +230,5 @@ func TestSessionStartBaseline(t *testing.T) {
 	writeFile(t, filepath.Join(repo, "new.go"), "package x\n")
 	if _, reqs = serve(SyntheticEvent(Claude, "Stop", repo, "S"), fail); len(reqs) != 1 {
 		t.Error("a new untracked file did not count as a change")
-	}
-}
-
-func TestBaselineTree(t *testing.T) {
-	repo := gitRepo(t)
-	ctx := context.Background()
-	base, err := baselineTree(ctx, repo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := baselineTree(ctx, repo)
-	if base != again {
-		t.Fatal("the fingerprint of an unchanged tree changed")
-	}
-	for name, change := range map[string]func(){
-		"modified": func() { writeFile(t, filepath.Join(repo, "a.txt"), "changed\n") },
-		"modified-twice": func() {
-			writeFile(t, filepath.Join(repo, "a.txt"), "changed again\n")
-		},
-		"untracked": func() { writeFile(t, filepath.Join(repo, "b.txt"), "b\n") },
-		"deleted":   func() { _ = os.Remove(filepath.Join(repo, "a.txt")) },
-	} {
-		before, _ := baselineTree(ctx, repo)
-		change()
-		after, err := baselineTree(ctx, repo)
-		if err != nil || after == before {
-			t.Errorf("%s: fingerprint did not change (%v)", name, err)
-		}
-	}
-	if _, err := baselineTree(ctx, t.TempDir()); err == nil {
-		t.Error("a directory outside git has no fingerprint")
-	}
-}
-
-func TestStatusPaths(t *testing.T) {
-	status := "1 .M N... 100644 100644 100644 aaa bbb dir/a file.go\x00" +
-		"2 R. N... 100644 100644 100644 aaa bbb R100 new name.go\x00old.go\x00" +
-		"u UU N... 100644 100644 100644 100644 a b c conflict.go\x00" +
-		"? untracked dir/x.txt\x00"
-	got := statusPaths([]byte(status))
-	want := []string{"dir/a file.go", "new name.go", "conflict.go", "untracked dir/x.txt"}
-	if strings.Join(got, "|") != strings.Join(want, "|") {
-		t.Errorf("statusPaths = %q, want %q", got, want)
 	}
 }

@@ -70,7 +70,7 @@ func TestWatchdogWaitsForTheKill(t *testing.T) {
 		margin: 2 * time.Second, // drain 400ms: ample for the release above
 	}
 	start := time.Now()
-	code := Serve(context.Background(), []string{"codex", "--budget", "100ms"}, env)
+	code := Serve(context.Background(), hookOpts([]string{"codex", "--budget", "100ms"}), env)
 	if !killed.Load() {
 		t.Fatal("Serve returned while the verification was still stopping its checks")
 	}
@@ -93,13 +93,15 @@ func TestWatchdogWaitsForTheKill(t *testing.T) {
 // does not return within the runner's kill window, without it; either way
 // well before the budget.
 func TestInterruptAnswers(t *testing.T) {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
 	for name, verify := range map[string]func(context.Context, Request) (*Run, error){
 		"honours-ctx": func(ctx context.Context, _ Request) (*Run, error) {
 			<-ctx.Done()
 			return nil, context.Cause(ctx)
 		},
 		"ignores-ctx": func(context.Context, Request) (*Run, error) {
-			time.Sleep(20 * time.Second)
+			<-release // until the test ends: no goroutine outlives it
 			return passingRun(), nil
 		},
 	} {
@@ -123,7 +125,7 @@ func TestInterruptAnswers(t *testing.T) {
 				cancel(errors.New("SIGTERM"))
 			}()
 			start := time.Now()
-			code := Serve(ctx, []string{"gemini", "--budget", "60s"}, env)
+			code := Serve(ctx, hookOpts([]string{"gemini", "--budget", "60s"}), env)
 			if took := time.Since(start); took > 5*time.Second {
 				t.Errorf("answered %s after SIGTERM", took)
 			}
@@ -144,7 +146,7 @@ func TestInterruptWhileReadingStdin(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
-	code := Serve(ctx, []string{"claude"}, Env{
+	code := Serve(ctx, hookOpts([]string{"claude"}), Env{
 		Stdin: pr, Stdout: &stdout, Stderr: &stderr, InputWait: 20 * time.Second,
 		Getenv: func(string) string { return "" },
 		Locate: func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
@@ -183,7 +185,7 @@ func TestSessionStartIsSilentOnEveryPath(t *testing.T) {
 			if locate == nil {
 				locate = func(string) (string, string, error) { return "/repo", t.TempDir(), nil }
 			}
-			code := Serve(context.Background(), tc.args, Env{
+			code := Serve(context.Background(), hookOpts(tc.args), Env{
 				Stdin: bytes.NewReader(start), Stdout: &stdout, Stderr: &stderr,
 				Getenv: func(string) string { return "" }, Locate: locate, FallbackStateDir: t.TempDir(),
 				Verify: func(context.Context, Request) (*Run, error) { panic("a session start must not verify") },

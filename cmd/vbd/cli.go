@@ -54,12 +54,6 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 	ctx, stop := interruptContext()
 	defer stop()
 
-	// Hook mode answers in the harness's protocol even when the command
-	// line itself is broken, so it is handled before kong can refuse it.
-	if isHookInvocation(args) {
-		return runHook(ctx, args, env{stdin, stdout, stderr})
-	}
-
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(exitRequest); ok {
@@ -83,12 +77,18 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 			panic(exitRequest{code})
 		}),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		hookParserOption(),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "vbd: internal error: %v\n", err)
 		return verdict.ExitNothingVerified
 	}
 	kctx, err := parser.Parse(args)
+	if code, ok := hookParseError(ctx, args, err, env{stdin, stdout, stderr}); ok {
+		// Hook mode answers in the harness's protocol even when the
+		// command line is broken.
+		return code
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "vbd: error: %v\nRun 'vbd --help' for usage. Nothing was verified (exit 2).\n", err)
 		return verdict.ExitNothingVerified

@@ -1,0 +1,80 @@
+package harness
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Codex is OpenAI's Codex CLI (docs/harness-contracts.md §2).
+const Codex Name = "codex"
+
+var codexSpec = Spec{
+	Name: Codex, Title: "Codex CLI", File: ".codex/hooks.json",
+	HomeFiles: []string{".codex/hooks.json"},
+	Events:    []Event{{Name: "Stop"}, {Name: "SubagentStop"}},
+	shape:     groupShape, wrapped: true, TimeoutUnit: time.Second,
+	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
+	Needs: "Codex runs project hooks only once you trust them: open /hooks in Codex and trust vbd's Stop hook " +
+		"(again after every reinstall, since editing the file invalidates the trust). " +
+		"Older Codex versions also need `[features] codex_hooks = true` in ~/.codex/config.toml.",
+	protocol: protocol{
+		// Codex rejects any key but continue, decision, reason,
+		// stopReason, suppressOutput and systemMessage.
+		respond: func(_ string, d Decision, notes []string) Answer {
+			return jsonWire{block: blockObject("block"), message: true}.respond(d, notes)
+		},
+		interpret: interpretCodex,
+		sniffRank: 30,
+		// Rule 3: Codex's turn_id extension.
+		sniff:     func(m map[string]any) bool { return has(m, "turn_id") },
+		synthetic: syntheticCodex,
+		claimKeys: []string{"last_assistant_message"},
+	},
+}
+
+func interpretCodex(_, stdout, stderr string, code int) Reading {
+	out := strings.TrimSpace(stdout)
+	errText := strings.TrimSpace(stderr)
+	if code == 2 {
+		if errText == "" {
+			return Reading{Why: "exit 2 with empty stderr: failed, allow"}
+		}
+		return Reading{Blocks: true, Reason: errText, Why: "exit 2 + stderr"}
+	}
+	if code != 0 || out == "" {
+		return Reading{Why: "exit 0 and empty stdout, or another exit: allow"}
+	}
+	m, err := decodeObject(out)
+	if err != nil {
+		return Reading{Why: "invalid stop hook JSON output: failed, allow"}
+	}
+	allowed := []string{"continue", "decision", "reason", "stopReason", "suppressOutput", "systemMessage"}
+	for k := range m {
+		if !slices.Contains(allowed, k) {
+			return Reading{Why: "key " + k + " is not in stop.command.output: failed, allow"}
+		}
+	}
+	switch str(m, "decision") {
+	case "":
+		return Reading{Reason: str(m, "systemMessage"), Why: "JSON without a decision: allow"}
+	case "block":
+		if strings.TrimSpace(str(m, "reason")) == "" {
+			return Reading{Why: "decision block without a non-empty reason: failed, allow"}
+		}
+		return Reading{Blocks: true, Reason: str(m, "reason"), Why: "decision block with a reason"}
+	}
+	return Reading{Why: "decision other than block: failed, allow"}
+}
+
+func syntheticCodex(event, dir, session string) map[string]any {
+	m := map[string]any{
+		"session_id": session, "turn_id": "turn-1", "transcript_path": nil, "cwd": dir,
+		"hook_event_name": event, "model": "gpt-5", "permission_mode": "default",
+		"stop_hook_active": false, "last_assistant_message": nil,
+	}
+	if event == "SubagentStop" {
+		m["agent_id"], m["agent_type"], m["agent_transcript_path"] = "agent-1", "worker", nil
+	}
+	return m
+}

@@ -1,0 +1,201 @@
+package harness
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// specs is the harness table, in display order: one row per harness. A
+// harness's facts and protocol live in its own file (claude.go, ...);
+// adding a harness is that file plus a row here (see AGENTS.md).
+var specs = []Spec{claudeSpec, codexSpec, geminiSpec, cursorSpec, copilotSpec, openHandsSpec, devinSpec}
+
+// Names lists the harnesses that can be installed, in display order.
+var Names = namesOf(specs)
+
+func namesOf(table []Spec) []Name {
+	out := make([]Name, 0, len(table))
+	for _, s := range table {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// shape is how a harness nests a hook command under an event.
+type shape int
+
+const (
+	// groupShape: {"hooks":[{"type":"command","command":C,"timeout":T}]}
+	// (Claude Code, Codex, Devin).
+	groupShape shape = iota
+	// matcherShape: groupShape with "matcher":"*" (OpenHands).
+	matcherShape
+	// geminiShape: matcherShape with "name":"vbd" and a timeout in ms.
+	geminiShape
+	// flatShape: {"command":C,"timeout":T} (Cursor).
+	flatShape
+	// copilotShape: {"type":"command","bash":C,"cwd":".","timeoutSec":T}.
+	copilotShape
+)
+
+// Event is one hook event a harness sends vbd.
+type Event struct {
+	// Name is the event as the harness's config spells it.
+	Name string
+	// Start marks a session-start event: vbd records the baseline tree
+	// there and prints nothing.
+	Start bool
+	// Task marks a stop of one task (Claude Code's TaskCompleted): it is
+	// verified even on a tree unchanged since the session started, and
+	// keeps its own block count.
+	Task bool
+	// Background marks a stop that carries the harness's in-flight
+	// background tasks: with any in flight, vbd blocks without checks.
+	Background bool
+}
+
+// protocol is how vbd talks to one harness: the functions each harness
+// file provides. A nil function falls back to the JSON block most
+// harnesses honour (see unknownProtocol).
+type protocol struct {
+	// respond puts a decision in the harness's terms.
+	respond func(event string, d Decision, notes []string) Answer
+	// interpret reads an answer as the harness would (its contract).
+	interpret func(event, stdout, stderr string, code int) Reading
+	// sniff reports whether a decoded stdin came from this harness;
+	// sniffRank orders the rules (docs/harness-contracts.md "Telling
+	// harnesses apart"): lower runs first.
+	sniff     func(m map[string]any) bool
+	sniffRank int
+	// sniffEnv reports whether the hook's environment names this harness.
+	sniffEnv func(getenv func(string) string) bool
+	// normalize fills harness-specific fields of an Input from its stdin.
+	normalize func(in *Input, m map[string]any)
+	// synthetic is the stdin the harness would send for event.
+	synthetic func(event, dir, session string) map[string]any
+	// env is what the harness adds to a hook's environment.
+	env func(dir string) []string
+	// claimKeys are the stdin keys holding the agent's final message.
+	claimKeys []string
+}
+
+// Spec is what vbd knows about one harness: its config file, the events it
+// wires, units and defaults, what the user still has to do, and its
+// protocol.
+type Spec struct {
+	Name Name
+	// Title is the harness's product name.
+	Title string
+	// File is the project config file, slash-separated, relative to the
+	// repository root.
+	File string
+	// HomeFiles are user-level config files, relative to $HOME. A trailing
+	// "*.json" reads every JSON file of that directory.
+	HomeFiles []string
+	// ProjectGlob, when set, is a directory whose *.json files all hold
+	// hooks (Copilot reads every .github/hooks/*.json).
+	ProjectGlob string
+	// OtherFiles are further project files in the same shape that the
+	// harness reads hooks from; vbd doctor audits them, install never
+	// writes them.
+	OtherFiles []string
+	// Events are the events vbd install wires.
+	Events []Event
+	// accepts are further stop events the harness may send a hook that
+	// vbd does not install (Copilot's PascalCase Stop).
+	accepts []Event
+	shape   shape
+	// wrapped is true when events sit under a top-level "hooks" key
+	// (everyone but Devin).
+	wrapped bool
+	// version is true when the file carries "version": 1 (Cursor, Copilot).
+	version bool
+	// TimeoutUnit is the unit of the config's timeout field.
+	TimeoutUnit time.Duration
+	// DefaultTimeout is the harness's own timeout when the config sets none.
+	DefaultTimeout time.Duration
+	// DefaultBudget is vbd's budget when the hook command passes none:
+	// safely below DefaultTimeout.
+	DefaultBudget time.Duration
+	// Needs says what the user still has to do after vbd install.
+	Needs string
+	protocol
+}
+
+// unknownSpec answers for a harness vbd could not name: Claude-style
+// stops, and the JSON block.
+var unknownSpec = Spec{
+	Name: Unknown, Title: "an unknown harness", DefaultTimeout: 30 * time.Second, DefaultBudget: 22 * time.Second,
+	accepts: []Event{{Name: "Stop", Background: true}, {Name: "SubagentStop", Background: true}},
+}
+
+// Lookup returns the spec of a named harness.
+func Lookup(n Name) (Spec, bool) {
+	if n == Unknown || n == Auto {
+		return Spec{}, false
+	}
+	i := slices.IndexFunc(specs, func(s Spec) bool { return s.Name == n })
+	if i < 0 {
+		return Spec{}, false
+	}
+	return specs[i], true
+}
+
+// ParseName accepts a harness name as a user or a config writes it.
+func ParseName(s string) (Name, error) {
+	n := Name(strings.ToLower(strings.TrimSpace(s)))
+	if n == Auto {
+		return Auto, nil
+	}
+	if _, ok := Lookup(n); ok {
+		return n, nil
+	}
+	return Unknown, fmt.Errorf("unknown harness %q: use one of %s or auto", s, nameList())
+}
+
+func nameList() string {
+	parts := make([]string, 0, len(Names))
+	for _, n := range Names {
+		parts = append(parts, string(n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// specOf returns the spec for n, or the unknown harness's.
+func specOf(n Name) Spec {
+	if s, ok := Lookup(n); ok {
+		return s
+	}
+	return unknownSpec
+}
+
+// event returns the spec's event named name, installed or accepted.
+func (s Spec) event(name string) (Event, bool) {
+	for _, list := range [][]Event{s.Events, s.accepts} {
+		if i := slices.IndexFunc(list, func(e Event) bool { return e.Name == name }); i >= 0 {
+			return list[i], true
+		}
+	}
+	return Event{}, false
+}
+
+// isStartEvent reports whether an event name is a session start of any
+// harness: it is known before the harness is, and answered silently.
+func isStartEvent(event string) bool {
+	for _, s := range specs {
+		for _, e := range s.Events {
+			if e.Start && strings.EqualFold(e.Name, event) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sniffOrder is the table in the order of the sniffing rules.
+func sniffOrder() []Spec {
+	return slices.SortedStableFunc(slices.Values(specs), func(a, b Spec) int { return cmp.Compare(a.sniffRank, b.sniffRank) })
+}
