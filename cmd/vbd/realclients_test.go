@@ -180,7 +180,27 @@ func runClient(t *testing.T, c realClient, bins, vbd, fixture string, editFirst 
 	if t.Failed() {
 		t.Logf("stdout:\n%s\nstderr:\n%s", trimFor(res.stdout, 4000), trimFor(res.stderr, 4000))
 	}
+	dumpRun(t, c.harness+"-"+fixture, r, res)
 	return r, res
+}
+
+// dumpRun keeps a run's output and every model request under
+// $VBD_REALCLIENTS_DUMP, to read what each client showed and sent.
+func dumpRun(t *testing.T, name string, r *clientRun, res clientResult) {
+	dir := os.Getenv("VBD_REALCLIENTS_DUMP")
+	if dir == "" {
+		return
+	}
+	dir = filepath.Join(dir, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("dump: %v", err)
+		return
+	}
+	_ = os.WriteFile(filepath.Join(dir, "stdout"), []byte(res.stdout), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(res.stderr), 0o644)
+	for i, q := range r.model.All() {
+		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("req%02d%s.json", i, strings.ReplaceAll(q.Path, "/", "_"))), q.Body, 0o644)
+	}
 }
 
 // command is a process for the run: in the repo, with a home of its own,
