@@ -37,13 +37,17 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
 	exit 0
 fi
 
+# An unreachable registry should cost seconds, not npm's minutes of retries.
+if ! timeout 30 npm ping --fetch-retries=0 >/dev/null 2>&1; then
+	fail "the npm registry ($(npm config get registry 2>/dev/null)) does not answer npm ping"
+fi
 mkdir -p "$dir" || fail "cannot create $dir"
 if [ ! -f "$dir/package.json" ]; then
 	printf '{"name":"vbd-clients","private":true}\n' >"$dir/package.json"
 fi
 echo "scripts/clients.sh: installing ${pkgs[*]} into $dir" >&2
 if ! timeout "${VBD_CLIENTS_TIMEOUT:-600}" npm install --prefix "$dir" --no-audit --no-fund \
-	--no-update-notifier --loglevel=error --save-exact "${pkgs[@]}" >&2; then
+	--no-update-notifier --loglevel=error --save-exact --fetch-retries=1 "${pkgs[@]}" >&2; then
 	fail "npm install failed (is registry.npmjs.org reachable?)"
 fi
 printf '%s\n' "$want" >"$stamp"
