@@ -114,7 +114,8 @@ func TestRealClientsClaudeClaim(t *testing.T) {
 	bins := clientsBinDir(t)
 	vbd := buildVbd(t)
 	c := realClients()[0]
-	r, res := runClient(t, c, bins, vbd, "fail", false)
+	c.editFirst = false // the agent changes nothing
+	r, res := runClient(t, c, bins, vbd, "fail", c.editFirst)
 	stops := assertStops(t, c, r, res, wantStops)
 	reason := assertNextCarries(t, r, stops, "got 42, want 43")
 	t.Logf("claude (claim, unchanged tree): the model's next request carried:\n%s", trimFor(reason, 1500))
@@ -393,4 +394,29 @@ func goEnvOne(key string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestRealClientsLeftoverCheck shows that the leftover check sees a
+// process still working in a run's directory (a test that cannot fail is
+// no test).
+func TestRealClientsLeftoverCheck(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sleep", "30")
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	found := processesUnder(dir)
+	if len(found) != 1 || !strings.Contains(found[0], "sleep 30") {
+		t.Errorf("processesUnder = %q; want the sleep", found)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if found := processesUnder(dir); len(found) != 0 {
+		t.Errorf("processesUnder after the kill = %q; want none", found)
+	}
 }
