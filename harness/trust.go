@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -308,4 +309,16 @@ func stripJSONComments(data []byte) []byte {
 		out = append(out, l)
 	}
 	return bytes.Join(out, []byte("\n"))
+}
+
+// TrustOptionsFor is what vbd doctor and vbd install pass for root: the
+// user's home, vbd's own environment (the harness usually runs in the same
+// one), and codex from PATH when it is there.
+func TrustOptionsFor(root string) TrustOptions {
+	home, _ := os.UserHomeDir()
+	o := TrustOptions{Root: root, Home: home, Getenv: os.Getenv}
+	if p, err := exec.LookPath("codex"); err == nil {
+		o.Codex = p
+	}
+	return o
 }

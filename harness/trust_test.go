@@ -222,3 +222,23 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
+
+func TestTrustOptionsFor(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("GEMINI_CLI_TRUST_WORKSPACE", "true")
+	o := TrustOptionsFor("/w/repo")
+	if o.Root != "/w/repo" || o.Home != home || o.Codex != "" || o.env("GEMINI_CLI_TRUST_WORKSPACE") != "true" {
+		t.Errorf("TrustOptionsFor = %+v", o)
+	}
+	if got := CheckTrust(context.Background(), Gemini, o); got.State != Trusted {
+		t.Errorf("CheckTrust(gemini) = %v %q; want trusted from the environment", got.State, got.Message)
+	}
+	if got := CheckTrust(context.Background(), Claude, o); got.State != TrustNotNeeded || got.GateOff() {
+		t.Errorf("CheckTrust(claude) = %v; want not needed", got.State)
+	}
+	if got := CheckTrust(context.Background(), Codex, o); got.State != Untrusted {
+		t.Errorf("CheckTrust(codex) with an empty home = %v %q; want NOT trusted", got.State, got.Message)
+	}
+}
