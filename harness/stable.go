@@ -1,0 +1,205 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Codex trusts a hook by the hash of its handler (command and timeout),
+// and Gemini CLI fingerprints project hooks the same way: a reinstall that
+// writes a different command silently turns the gate off until the user
+// trusts it again. A re-measured suite time must therefore not change the
+// command: an existing budget is kept, and a measured one is rounded to a
+// stable step. The user changes it by asking (--budget).
+
+// Installed is vbd's stop hook as a previous install wrote it.
+type Installed struct {
+	Command string
+	// Budget is the command's --budget, zero when it passes none or an
+	// unreadable one.
+	Budget time.Duration
+	// Timeout is the config's timeout, zero when it sets none.
+	Timeout time.Duration
+}
+
+// FindInstalled reads spec's project config in root for vbd's hook on the
+// first stop event. exe is the running vbd binary.
+func FindInstalled(root string, spec Spec, exe string) (Installed, bool) {
+	path := filepath.Join(root, filepath.FromSlash(spec.File))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Installed{}, false
+	}
+	entries, err := ReadHooks(path, data, spec)
+	if err != nil {
+		return Installed{}, false
+	}
+	stop := firstStop(spec)
+	for _, e := range entries {
+		if stop == "" || e.Event != stop || !IsVbdCommand(e.Command, exe) {
+			continue
+		}
+		in := Installed{Command: e.Command, Timeout: e.Timeout}
+		if b, err := time.ParseDuration(InspectCommand(e.Command, exe).Budget); err == nil && b > 0 {
+			in.Budget = b
+		}
+		return in, true
+	}
+	return Installed{}, false
+}
+
+// StableSuite rounds a measured suite time up to a step that a re-measure
+// is unlikely to cross: 5s up to 30s, 15s up to 2 minutes, a minute up to
+// 10 minutes, 5 minutes beyond. (Measured: the same suite gave budgets of
+// 21s and 22s on two installs.)
+func StableSuite(suite time.Duration) time.Duration {
+	var step time.Duration
+	switch {
+	case suite <= 30*time.Second:
+		step = 5 * time.Second
+	case suite <= 2*time.Minute:
+		step = 15 * time.Second
+	case suite <= 10*time.Minute:
+		step = time.Minute
+	default:
+		step = 5 * time.Minute
+	}
+	r := (suite + step - 1) / step * step
+	return max(r, step)
+}
+
+// StableTimingFromSuite is TimingFromSuite over the rounded suite time.
+func StableTimingFromSuite(suite time.Duration) Timing {
+	r := StableSuite(suite)
+	t := TimingFromSuite(r)
+	t.Why = fmt.Sprintf("the suite took %s, counted as %s (rounded up, so that a reinstall writes the same command); %s",
+		roundDur(suite), secs(r), strings.TrimPrefix(t.Why, fmt.Sprintf("the suite took %s: ", roundDur(r))))
+	return t
+}
+
+// KeepTiming keeps an installed hook's budget and timeout, so that the
+// command and the harness's trust in it stay as they are. ok is false when
+// the installed hook has no budget to keep.
+func KeepTiming(in Installed) (Timing, bool) {
+	if in.Budget <= 0 {
+		return Timing{}, false
+	}
+	t := TimingFromBudget(in.Budget)
+	if in.Timeout >= in.Budget+Margin(in.Budget) {
+		t.Timeout = in.Timeout
+	}
+	t.Why = fmt.Sprintf("kept from the installed hook (--budget %s, timeout %s), so that the command and the harness's trust in it do not change; pass --budget DUR to choose another",
+		secs(t.Budget), secs(t.Timeout))
+	return t, true
+}
+
+// ChooseTiming is the reinstall policy: a budget the user passed wins;
+// else the installed hook's budget is kept; else the suite time, rounded
+// to a stable step. measure is called only in the last case.
+func ChooseTiming(explicit time.Duration, in Installed, found bool, measure func() (time.Duration, error)) (Timing, error) {
+	if explicit > 0 {
+		return TimingFromBudget(explicit), nil
+	}
+	if found {
+		if t, ok := KeepTiming(in); ok {
+			return t, nil
+		}
+	}
+	suite, err := measure()
+	if err != nil {
+		return Timing{}, err
+	}
+	return StableTimingFromSuite(suite), nil
+}
+
+// CommandChange tells the user that a reinstall changed vbd's hook, and
+// what that costs in harness n: Codex no longer runs a hook whose command
+// or timeout changed until it is trusted again. It is empty when nothing
+// changed or nothing was installed before.
+func CommandChange(n Name, before Installed, found bool, command string, timeout time.Duration) string {
+	if !found {
+		return ""
+	}
+	cmdChanged := before.Command != command
+	timeoutChanged := before.Timeout != 0 && before.Timeout.Round(time.Second) != timeout.Round(time.Second)
+	if !cmdChanged && !timeoutChanged {
+		return ""
+	}
+	what := "the hook command changed (was: " + before.Command + ")"
+	if !cmdChanged {
+		what = fmt.Sprintf("the hook's timeout changed (was %s, now %s)", secs(before.Timeout), secs(timeout))
+	}
+	switch n {
+	case Codex:
+		return "vbd: " + what + ". Codex trusts a hook by the hash of its command and timeout, so it will NOT run vbd's hook " +
+			"until you trust it again: run codex, open /hooks and trust vbd's hook. Until then the gate is off."
+	case Gemini:
+		return "vbd: " + what + ". Gemini CLI fingerprints project hooks and treats a changed one as new: it warns about it on its next run."
+	}
+	return "vbd: " + what + "."
+}
+
+// TrustSteps are the lines vbd install prints for a harness that runs
+// project hooks only once trusted: what the user must do, truthfully,
+// for root. Empty for harnesses without a trust step.
+func TrustSteps(n Name, root string) []string {
+	switch n {
+	case Codex:
+		return []string{
+			"Codex runs this hook only after two trust steps; until both are done it runs no hook and says nothing (the gate is off):",
+			fmt.Sprintf("  1. trust the project: run codex in %s and trust it, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (`codex exec --trust` trusts it for one run);", root, root),
+			"  2. trust vbd's hook: run codex, open /hooks and trust vbd's Stop hook. Do it again after any reinstall that changes the hook's command or timeout.",
+			"`vbd doctor` checks both.",
+		}
+	case Gemini:
+		return []string{
+			"Gemini CLI runs project hooks only in a trusted folder. In an untrusted folder `gemini -p` exits 55, and `--skip-trust` runs with no project hooks at all (the gate is off).",
+			fmt.Sprintf("Trust the folder: run gemini in %s and accept, or add {%q: \"TRUST_FOLDER\"} to ~/.gemini/trustedFolders.json, or set GEMINI_CLI_TRUST_WORKSPACE=true where gemini runs.", root, root),
+			"`vbd doctor` checks it.",
+		}
+	case Copilot:
+		return []string{
+			"Copilot CLI loads .github/hooks only in a trusted folder; otherwise `copilot -p` skips them and says nothing (the gate is off).",
+			fmt.Sprintf("Trust %s when copilot asks (it is saved in trustedFolders in ~/.copilot/config.json), or run copilot with --trust-folder, COPILOT_ALLOW_ALL=true or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true.", root),
+			"`vbd doctor` checks it.",
+		}
+	}
+	return nil
+}
+
+// MaxBlocksWarning is what vbd install says about --max-blocks 0 for
+// harness n: Codex and Gemini CLI have no cap of their own, and looped 244
+// and 217 times in 90 s with vbd's cap off. Empty when there is nothing to
+// say.
+func MaxBlocksWarning(n Name, maxBlocks int) string {
+	if maxBlocks != 0 {
+		return ""
+	}
+	switch n {
+	case Codex, Gemini:
+		loops := map[Name]int{Codex: 244, Gemini: 217}[n]
+		return fmt.Sprintf("warning: --max-blocks 0 turns vbd's cap off, and %s has no cap of its own: on a check that keeps failing, the agent tries to stop again and again until you interrupt it "+
+			"(measured: %d stops in 90 s). Keep the default (%d) unless someone watches every session.", specOf(n).Title, loops, DefaultMaxBlocks)
+	case Claude:
+		return "note: with --max-blocks 0, Claude Code's own cap ends the turn after 8 consecutive blocks (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), without vbd's NOT verified message."
+	case Copilot:
+		return "note: with --max-blocks 0, Copilot CLI's own cap ends the turn after 8 consecutive blocks, without vbd's NOT verified message."
+	case Cursor:
+		return "note: with --max-blocks 0, Cursor's loop_limit (default 5) ends the follow-ups, without vbd's NOT verified message."
+	}
+	return ""
+}
+
+// firstStop is the first event of spec that ends a turn (not a session
+// start): the one whose hook FindInstalled reads back.
+func firstStop(spec Spec) string {
+	for _, e := range spec.Events {
+		if !e.Start {
+			return e.Name
+		}
+	}
+	return ""
+}

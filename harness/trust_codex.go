@@ -1,0 +1,215 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// CodexHook is one hook as `codex app-server` lists it (hooks/list).
+type CodexHook struct {
+	// Key names the hook in config.toml's [hooks.state]:
+	// "<file>:<event>:<group>:<handler>".
+	Key         string `json:"key"`
+	EventName   string `json:"eventName"`
+	Command     string `json:"command"`
+	Source      string `json:"source"`
+	SourcePath  string `json:"sourcePath"`
+	Enabled     bool   `json:"enabled"`
+	CurrentHash string `json:"currentHash"`
+	// TrustStatus is "trusted", "untrusted" or "modified".
+	TrustStatus string `json:"trustStatus"`
+}
+
+// CodexHookList is what `codex app-server` says about a directory's hooks.
+type CodexHookList struct {
+	Hooks []CodexHook
+	// Warnings are the server's configWarning summaries, such as the one
+	// for an untrusted project.
+	Warnings []string
+}
+
+// codexAppServerTimeout bounds one hooks/list exchange; the server answers
+// in about a second.
+const codexAppServerTimeout = 20 * time.Second
+
+// ListCodexHooks asks `codex app-server` (JSON-RPC over stdio: initialize,
+// initialized, hooks/list) which hooks Codex would load in dir, with each
+// hook's trust status and current hash. env is the server's environment
+// (nil inherits vbd's); CODEX_HOME in it chooses the config.
+func ListCodexHooks(ctx context.Context, codex, dir string, env []string) (CodexHookList, error) {
+	ctx, cancel := context.WithTimeout(ctx, codexAppServerTimeout)
+	defer cancel()
+	cmd := exec.Command(codex, "app-server")
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 2 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return CodexHookList{}, fmt.Errorf("codex app-server: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return CodexHookList{}, fmt.Errorf("codex app-server: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return CodexHookList{}, fmt.Errorf("start codex app-server: %w", err)
+	}
+	defer func() {
+		_ = stdin.Close()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+	}()
+
+	reqs := []map[string]any{
+		{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "vbd", "version": "doctor"}}},
+		{"jsonrpc": "2.0", "method": "initialized"},
+		{"jsonrpc": "2.0", "id": 2, "method": "hooks/list", "params": map[string]any{"cwds": []string{dir}}},
+	}
+	for _, r := range reqs {
+		b, _ := json.Marshal(r)
+		if _, err := stdin.Write(append(b, '\n')); err != nil {
+			return CodexHookList{}, fmt.Errorf("codex app-server: write %s: %w", r["method"], err)
+		}
+	}
+
+	type result struct {
+		list CodexHookList
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		l, err := readCodexHookList(stdout, dir)
+		got <- result{l, err}
+	}()
+	select {
+	case r := <-got:
+		return r.list, r.err
+	case <-ctx.Done():
+		return CodexHookList{}, fmt.Errorf("codex app-server did not answer hooks/list within %s: %w", codexAppServerTimeout, ctx.Err())
+	}
+}
+
+// readCodexHookList reads the server's lines until the answer to hooks/list.
+func readCodexHookList(r interface{ Read([]byte) (int, error) }, dir string) (CodexHookList, error) {
+	var list CodexHookList
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	for sc.Scan() {
+		var msg struct {
+			ID     *int            `json:"id"`
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(sc.Bytes(), &msg) != nil {
+			continue
+		}
+		if msg.Method == "configWarning" {
+			var w struct {
+				Summary string `json:"summary"`
+			}
+			if json.Unmarshal(msg.Params, &w) == nil && w.Summary != "" {
+				list.Warnings = append(list.Warnings, w.Summary)
+			}
+			continue
+		}
+		if msg.ID == nil || *msg.ID != 2 {
+			if msg.ID != nil && msg.Error != nil {
+				return list, fmt.Errorf("codex app-server: %s", msg.Error.Message)
+			}
+			continue
+		}
+		if msg.Error != nil {
+			return list, fmt.Errorf("codex app-server: hooks/list: %s", msg.Error.Message)
+		}
+		var res struct {
+			Data []struct {
+				Cwd   string      `json:"cwd"`
+				Hooks []CodexHook `json:"hooks"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(msg.Result, &res); err != nil {
+			return list, fmt.Errorf("codex app-server: hooks/list answer: %w", err)
+		}
+		for _, d := range res.Data {
+			if samePath(d.Cwd, dir) || len(res.Data) == 1 {
+				list.Hooks = append(list.Hooks, d.Hooks...)
+			}
+		}
+		return list, nil
+	}
+	if err := sc.Err(); err != nil {
+		return list, fmt.Errorf("codex app-server: %w", err)
+	}
+	return list, fmt.Errorf("codex app-server ended without answering hooks/list")
+}
+
+// CodexTrust reports whether Codex would run vbd's hooks in o.Root: with
+// o.Codex set, from `codex app-server` (each hook's trustStatus), else
+// from config.toml.
+func CodexTrust(ctx context.Context, o TrustOptions) Trust {
+	hookFile := filepath.Join(o.Root, ".codex", "hooks.json")
+	if o.Codex == "" {
+		return codexConfigTrust(o, hookFile)
+	}
+	t := Trust{Harness: Codex, Source: "codex app-server (hooks/list)"}
+	list, err := ListCodexHooks(ctx, o.Codex, o.Root, o.CodexEnv)
+	if err != nil {
+		ft := codexConfigTrust(o, hookFile)
+		ft.Message += fmt.Sprintf(" (codex app-server failed: %v)", err)
+		return ft
+	}
+	for _, h := range list.Hooks {
+		if InspectCommand(h.Command, "").Vbd && strings.EqualFold(strings.ReplaceAll(h.EventName, "_", ""), "stop") {
+			t.Hooks = append(t.Hooks, h)
+		}
+	}
+	if len(t.Hooks) == 0 {
+		for _, w := range list.Warnings {
+			if strings.Contains(w, "until the project is trusted") {
+				t.State, t.Message = Untrusted, codexUntrustedProject(o.Root)
+				return t
+			}
+		}
+		if data, err := os.ReadFile(hookFile); err == nil && strings.Contains(string(data), " hook codex") {
+			t.State, t.Message = Untrusted, "installed, but Codex lists no vbd Stop hook for this project, so the gate is off — run codex and check /hooks"
+			return t
+		}
+		t.State, t.Message = TrustUnknown, "Codex lists no vbd Stop hook here; wire one with `vbd install codex`"
+		return t
+	}
+	t.State, t.Message = Trusted, "trusted by Codex (codex app-server: every vbd Stop hook is trusted)"
+	for _, h := range t.Hooks {
+		switch {
+		case !h.Enabled:
+			t.State, t.Message = Untrusted, codexDisabledHook
+		case h.TrustStatus == "modified":
+			t.State, t.Message = Untrusted, codexModifiedHook
+		case h.TrustStatus != "trusted":
+			t.State, t.Message = Untrusted, codexUntrustedHook
+		}
+		if t.State == Untrusted {
+			return t
+		}
+	}
+	return t
+}
