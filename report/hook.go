@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -67,8 +68,8 @@ func HookReason(outcomes []verdict.Outcome, v verdict.Verdict, warnings []string
 			r.WriteString("  " + reason + "\n")
 		}
 		b.WriteString(hookClip(r.String(), warningsMax*2))
-	} else if n := len(v.Reasons); n > 0 && strings.HasPrefix(v.Reasons[n-1], "the budget ran out") {
-		b.WriteString("\n" + v.Reasons[n-1] + "\n")
+	} else if slices.Contains(v.Reasons, verdict.HintBudget) {
+		b.WriteString("\n" + verdict.HintBudget + "\n")
 	}
 	if table := hookTableTail(outcomes, v); table != "" {
 		b.WriteString("\nResults:\n")

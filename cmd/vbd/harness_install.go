@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/harness"
-	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -127,90 +126,28 @@ func installError(err error) error {
 	if errors.As(err, &se) {
 		return &verdict.UsageError{Err: err}
 	}
-	if strings.Contains(err.Error(), "vbd changed nothing") {
+	var un *harness.UnchangedError
+	if errors.As(err, &un) {
 		return &verdict.UsageError{Err: err}
 	}
 	return err
 }
 
-// hookTiming picks the harness timeout and the hook's budget: from an
-// explicit --budget, else from the suite's time (--measured, the last
-// complete run's receipt, or one full run now).
+// hookTiming picks the harness timeout and the hook's budget (see
+// harness.ChooseTiming).
 func hookTiming(ctx context.Context, repo state.Repo, e env, i *installCmd) (harness.Timing, error) {
+	req := harness.TimingRequest{Repo: repo, Quick: i.Quick, Measured: i.Measured, Environ: os.Environ(), Notes: e.stderr}
 	if i.Budget != "" {
 		b, err := time.ParseDuration(i.Budget)
 		if err != nil || b <= 0 {
 			return harness.Timing{}, verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", i.Budget)
 		}
-		return harness.TimingFromBudget(b), nil
+		req.Budget = b
 	}
-	suite := i.Measured
-	switch {
-	case suite > 0:
-		hookRecordSuite(repo, suite, "vbd install --measured")
-	default:
-		if r := hookLastRun(repo, i.Quick); r != nil {
-			suite = r.Ended.Sub(r.Started)
-			fmt.Fprintf(e.stderr, "vbd: the suite time comes from the last %s run (receipt %s, %s ago: %s); run `vbd --no-cache` first, or pass --budget DUR, to choose otherwise\n",
-				r.Mode, r.ID, receipt.Ago(r, time.Now()), r.Verdict.Summary)
-			hookRecordSuite(repo, suite, "vbd install (receipt "+r.ID+")")
-			break
-		}
-		var err error
-		suite, err = hookMeasureSuite(ctx, repo, e, i.Quick)
-		if err != nil {
-			return harness.Timing{}, err
-		}
-	}
-	return harness.TimingFromSuite(suite), nil
-}
-
-// hookLastRun is the newest receipt of a run in the hook's mode that ran
-// every check to an end, or nil.
-func hookLastRun(repo state.Repo, quick bool) *receipt.Receipt {
-	dir, err := state.Dir(repo)
-	if err != nil {
-		return nil
-	}
-	r, err := receipt.Open(dir).LastComplete(receipt.ModeOf(quick))
-	if err != nil {
-		return nil
-	}
-	return r
-}
-
-// hookMeasureSuite runs the suite once, as the hook will, and returns its time.
-func hookMeasureSuite(ctx context.Context, repo state.Repo, e env, quick bool) (time.Duration, error) {
-	mode := "full"
-	if quick {
-		mode = "quick"
-	}
-	fmt.Fprintf(e.stderr, "vbd: measuring the suite (one %s run) to choose the hook's timeout; pass --budget DUR to skip this\n", mode)
-	req := verifyRequest{Dir: repo.Root, Quick: quick, NoCache: true, Caller: caller{Kind: "cli"}}
 	if isTerminal(e.stderr) {
 		req.Progress = e.stderr
 	}
-	v, err := verify(ctx, req)
-	if err != nil {
-		return 0, fmt.Errorf("could not measure the suite (%w); fix that, or pass --budget DUR", err)
-	}
-	if err := saveReceipt(v); err != nil {
-		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
-	}
-	took := v.Ended.Sub(v.Started)
-	fmt.Fprintf(e.stderr, "vbd: the suite took %s: %s\n", verdict.Round(took), v.Verdict.Summary)
-	if v.Verdict.Code != verdict.ExitVerified {
-		fmt.Fprintf(e.stderr, "vbd: note: the gate will block until this is a verified pass (run `vbd` to see why it is not)\n")
-	}
-	hookRecordSuite(repo, took, "vbd install")
-	return took, nil
-}
-
-// hookRecordSuite keeps the suite time for vbd doctor.
-func hookRecordSuite(repo state.Repo, d time.Duration, source string) {
-	if dir, err := state.Dir(repo); err == nil {
-		_ = harness.Store{Dir: dir}.SetSuiteTime(d, source)
-	}
+	return harness.ChooseTiming(ctx, req)
 }
 
 // vbdExecutable is the absolute path of the running vbd binary, so the
