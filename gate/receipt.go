@@ -44,7 +44,8 @@ func (v *Verification) Receipt(stamp receipt.Stamp) *receipt.Receipt {
 		Mode: receipt.ModeOf(v.Request.Quick), Caller: v.Request.Caller,
 		Root: v.Repo.Root, Verified: verified, Fingerprint: stamp.Fingerprint, FingerprintNote: stamp.Note,
 		BudgetNS: int64(v.Budget), Plan: receipt.PlanOf(v.Plan), Checks: make([]receipt.Check, 0, len(v.Outcomes)),
-		Verdict: receipt.VerdictOf(v.Verdict), Warnings: v.Warnings, Hook: v.Hook, ReusedFrom: v.Reused,
+		Verdict: receipt.VerdictOf(v.Verdict), Warnings: v.Warnings, Interrupted: v.Interrupted,
+		Hook: v.Hook, ReusedFrom: v.Reused,
 	}
 	for _, o := range v.Outcomes {
 		r.Checks = append(r.Checks, receipt.CheckOf(o))

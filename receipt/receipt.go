@@ -85,13 +85,16 @@ type Receipt struct {
 	Fingerprint     string `json:"fingerprint"`
 	FingerprintNote string `json:"fingerprint_note,omitempty"`
 	// BudgetNS is the run's wall-clock budget; zero for a reused run.
-	BudgetNS   int64       `json:"budget_ns"`
-	Plan       Plan        `json:"plan"`
-	Checks     []Check     `json:"checks"`
-	Verdict    Verdict     `json:"verdict"`
-	Warnings   []string    `json:"warnings,omitempty"`
-	Hook       *Hook       `json:"hook,omitempty"`
-	ReusedFrom *ReusedFrom `json:"reused_from,omitempty"`
+	BudgetNS int64    `json:"budget_ns"`
+	Plan     Plan     `json:"plan"`
+	Checks   []Check  `json:"checks"`
+	Verdict  Verdict  `json:"verdict"`
+	Warnings []string `json:"warnings,omitempty"`
+	// Interrupted is true when a signal stopped vbd before every check
+	// finished.
+	Interrupted bool        `json:"interrupted,omitempty"`
+	Hook        *Hook       `json:"hook,omitempty"`
+	ReusedFrom  *ReusedFrom `json:"reused_from,omitempty"`
 }
 
 // Caller says who asked for the verification.

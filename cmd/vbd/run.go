@@ -55,7 +55,7 @@ func (d *positiveDur) Decode(ctx *kong.DecodeContext) error {
 	s := flagValue(ctx)
 	v, err := time.ParseDuration(s)
 	if err != nil || v <= 0 {
-		return verdict.Usagef("--%s must be a duration above zero, like 90s or 5m; got %q", ctx.Value.Name, s)
+		return verdict.Usagef("--%s must be positive: a duration above zero, like 90s or 5m (got %q)", ctx.Value.Name, s)
 	}
 	*d = positiveDur(v)
 	return nil
@@ -69,7 +69,7 @@ func (j *jobsCount) Decode(ctx *kong.DecodeContext) error {
 	s := flagValue(ctx)
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return verdict.Usagef("--%s must be a whole number of checks, 1 or more; got %q", ctx.Value.Name, s)
+		return verdict.Usagef("--%s must be at least 1: a whole number of checks to run at once (got %q)", ctx.Value.Name, s)
 	}
 	*j = jobsCount(n)
 	return nil
