@@ -313,6 +313,8 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		budgetCut        bool
 		limitHit         bool
 		passed           int
+		passedNames      []string
+		tests, testsPass int
 		byLabel          = map[string]int{}
 		labelOrder       []string
 	)
@@ -333,9 +335,16 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 			labelOrder = append(labelOrder, label)
 		}
 		byLabel[label]++
+		if o.Check.Kind == detect.KindTest && (o.Status == Pass || o.Status == Vacuous) {
+			tests++
+			if o.Status == Pass {
+				testsPass++
+			}
+		}
 		switch {
 		case o.Status == Pass:
 			passed++
+			passedNames = append(passedNames, o.Check.Name)
 		case o.Status.failing():
 			failing = append(failing, fmt.Sprintf("%s (%s)", o.Check.Name, o.Detail))
 			switch o.Reason {
@@ -368,6 +377,18 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		if budgetCut {
 			v.Reasons = append(v.Reasons, HintBudget)
 		}
+	case passed > 0 && tests > 0 && testsPass == 0:
+		// Tests were due and none proved anything: a lint, vet or build
+		// pass shows the code compiles and is tidy, not that it works, and
+		// skipping or deleting tests is how a red suite turns green.
+		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
+		v.Summary = fmt.Sprintf("NOTHING VERIFIED: %s (%s passed, but no test proved anything). This is not a pass.",
+			strings.Join(vacuous, "; "), nameSome(passedNames, 3))
+		for _, r := range vacuous {
+			v.Reasons = append(v.Reasons, "proved nothing: "+r)
+		}
+		v.Reasons = append(v.Reasons, fmt.Sprintf("%s passed, but a lint, vet or build pass does not show that the code works", nameSome(passedNames, 3)))
+		v.Reasons = append(v.Reasons, noTestsHint(outcomes))
 	case passed > 0:
 		v.Code, v.Word = ExitVerified, WordVerified
 		v.Summary = fmt.Sprintf("verified: %s in %s", tally, Round(elapsed))
@@ -393,4 +414,24 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		}
 	}
 	return v
+}
+
+// nameSome joins up to n names and counts the rest.
+func nameSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// noTestsHint tells a user whose repository truly has no tests how to say
+// so, naming the vacuous test checks.
+func noTestsHint(outcomes []Outcome) string {
+	var quoted []string
+	for _, o := range outcomes {
+		if o.Check.Kind == detect.KindTest && o.Status == Vacuous {
+			quoted = append(quoted, fmt.Sprintf("%q", o.Check.Name))
+		}
+	}
+	return fmt.Sprintf("if this repository truly has no tests, say so once with disable = [%s] in .vbd.toml, and vbd verifies on the rest", strings.Join(quoted, ", "))
 }
