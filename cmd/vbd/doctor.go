@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/doctor"
+	"github.com/vbd-dev/vbd/install"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -23,7 +24,7 @@ func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return &verdict.UsageError{Err: err}
 	}
-	exe, _ := vbdExecutable()
+	exe, _ := install.Executable()
 	home, _ := os.UserHomeDir()
 	return doctor.Run(ctx, doctor.Options{Repo: repo, Home: home, Exe: exe, Suite: d.Suite, Prove: d.Prove, Out: e.stdout})
 }

@@ -1,4 +1,4 @@
-package main
+package install
 
 import (
 	"context"
@@ -21,28 +21,28 @@ const hookStartTimeout = 30 * time.Second
 // installHarness writes vbd's hooks into a harness's project config: the
 // stop events (and the session start where the harness has one), the
 // absolute vbd binary, and a timeout chosen from this repository's suite.
-func installHarness(ctx context.Context, g *Globals, e env, i *installCmd) error {
-	spec, ok := harness.Lookup(harness.Name(i.Target))
+func harnessHook(ctx context.Context, o Options) error {
+	spec, ok := harness.Lookup(harness.Name(o.Target))
 	if !ok {
-		return verdict.Usagef("unknown harness %q", i.Target)
+		return verdict.Usagef("unknown harness %q", o.Target)
 	}
-	if i.MaxBlocks < 0 {
-		return verdict.Usagef("--max-blocks must be 0 or more, got %d", i.MaxBlocks)
+	if o.MaxBlocks < 0 {
+		return verdict.Usagef("--max-blocks must be 0 or more, got %d", o.MaxBlocks)
 	}
-	repo, err := state.Find(g.Dir)
+	repo, err := state.Find(o.Dir)
 	if err != nil {
 		return &verdict.UsageError{Err: err}
 	}
-	exe, err := vbdExecutable()
+	exe, err := Executable()
 	if err != nil {
 		return err
 	}
-	timing, err := hookTiming(ctx, repo, e, i)
+	timing, err := hookTiming(ctx, repo, o)
 	if err != nil {
 		return err
 	}
 	hook := harness.Hook{
-		Command:      harness.HookCommand(exe, spec.Name, timing.Budget, i.Quick, i.MaxBlocks),
+		Command:      harness.HookCommand(exe, spec.Name, timing.Budget, o.Quick, o.MaxBlocks),
 		Timeout:      timing.Timeout,
 		StartTimeout: hookStartTimeout,
 	}
@@ -51,7 +51,7 @@ func installHarness(ctx context.Context, g *Globals, e env, i *installCmd) error
 		return installError(err)
 	}
 
-	w := e.stdout
+	w := o.Out
 	rel := hookRel(repo.Root, ch.Path)
 	events := make([]string, 0, len(spec.Events))
 	for _, ev := range spec.Events {
@@ -80,8 +80,8 @@ func installHarness(ctx context.Context, g *Globals, e env, i *installCmd) error
 		}
 	}
 	fmt.Fprintf(w, "When the gate blocks, the agent reads the failing checks, how to reproduce them, and the tail of the results, and keeps working.\n")
-	if i.MaxBlocks > 0 {
-		fmt.Fprintf(w, "After %d blocks in a row, vbd lets the stop through and tells you the work is not verified.\n", i.MaxBlocks)
+	if o.MaxBlocks > 0 {
+		fmt.Fprintf(w, "After %d blocks in a row, vbd lets the stop through and tells you the work is not verified.\n", o.MaxBlocks)
 	}
 	fmt.Fprintf(w, "Still to do: %s\n", spec.Needs)
 	fmt.Fprintf(w, "Check the wiring with `vbd doctor --prove`.\n")
@@ -90,16 +90,16 @@ func installHarness(ctx context.Context, g *Globals, e env, i *installCmd) error
 
 // uninstallHarness removes vbd's hooks from a harness's project config,
 // keeping every other key and hook.
-func uninstallHarness(ctx context.Context, g *Globals, e env, u *uninstallCmd) error {
-	spec, ok := harness.Lookup(harness.Name(u.Target))
+func uninstallHarnessHook(ctx context.Context, o Options) error {
+	spec, ok := harness.Lookup(harness.Name(o.Target))
 	if !ok {
-		return verdict.Usagef("unknown harness %q", u.Target)
+		return verdict.Usagef("unknown harness %q", o.Target)
 	}
-	repo, err := state.Find(g.Dir)
+	repo, err := state.Find(o.Dir)
 	if err != nil {
 		return &verdict.UsageError{Err: err}
 	}
-	exe, err := vbdExecutable()
+	exe, err := Executable()
 	if err != nil {
 		return err
 	}
@@ -110,11 +110,11 @@ func uninstallHarness(ctx context.Context, g *Globals, e env, u *uninstallCmd) e
 	rel := hookRel(repo.Root, ch.Path)
 	switch {
 	case ch.Removed == 0:
-		fmt.Fprintf(e.stdout, "vbd: %s has no vbd hooks in %s; nothing changed\n", spec.Title, rel)
+		fmt.Fprintf(o.Out, "vbd: %s has no vbd hooks in %s; nothing changed\n", spec.Title, rel)
 	case ch.Deleted:
-		fmt.Fprintf(e.stdout, "vbd: removed %d vbd hook(s) and %s, which held nothing else (backup: %s)\n", ch.Removed, rel, hookRel(repo.Root, ch.Backup))
+		fmt.Fprintf(o.Out, "vbd: removed %d vbd hook(s) and %s, which held nothing else (backup: %s)\n", ch.Removed, rel, hookRel(repo.Root, ch.Backup))
 	default:
-		fmt.Fprintf(e.stdout, "vbd: removed %d vbd hook(s) from %s; every other key and hook kept (backup: %s)\n", ch.Removed, rel, hookRel(repo.Root, ch.Backup))
+		fmt.Fprintf(o.Out, "vbd: removed %d vbd hook(s) from %s; every other key and hook kept (backup: %s)\n", ch.Removed, rel, hookRel(repo.Root, ch.Backup))
 	}
 	return nil
 }
@@ -135,24 +135,21 @@ func installError(err error) error {
 
 // hookTiming picks the harness timeout and the hook's budget (see
 // harness.ChooseTiming).
-func hookTiming(ctx context.Context, repo state.Repo, e env, i *installCmd) (harness.Timing, error) {
-	req := harness.TimingRequest{Repo: repo, Quick: i.Quick, Measured: i.Measured, Environ: os.Environ(), Notes: e.stderr}
-	if i.Budget != "" {
-		b, err := time.ParseDuration(i.Budget)
+func hookTiming(ctx context.Context, repo state.Repo, o Options) (harness.Timing, error) {
+	req := harness.TimingRequest{Repo: repo, Quick: o.Quick, Measured: o.Measured, Environ: o.Environ, Notes: o.Notes, Progress: o.Progress}
+	if o.Budget != "" {
+		b, err := time.ParseDuration(o.Budget)
 		if err != nil || b <= 0 {
-			return harness.Timing{}, verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", i.Budget)
+			return harness.Timing{}, verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", o.Budget)
 		}
 		req.Budget = b
-	}
-	if isTerminal(e.stderr) {
-		req.Progress = e.stderr
 	}
 	return harness.ChooseTiming(ctx, req)
 }
 
-// vbdExecutable is the absolute path of the running vbd binary, so the
+// Executable is the absolute path of the running vbd binary, so the
 // hook does not depend on PATH.
-func vbdExecutable() (string, error) {
+func Executable() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("find the vbd binary: %w", err)
