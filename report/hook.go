@@ -267,7 +267,7 @@ func HookDeadlineReason(budget, limit time.Duration) string {
 // HookInterruptedReason is the block when vbd itself was stopped (SIGTERM,
 // as a harness sends at its timeout, or Ctrl-C) before the checks finished.
 func HookInterruptedReason() string {
-	return "vbd: NOT VERIFIED: vbd was stopped (SIGTERM or Ctrl-C) before the checks finished, so nothing was verified. This is not a pass.\n" +
+	return "vbd: NOT VERIFIED: vbd was stopped by a signal (SIGTERM, Ctrl-C, a closed terminal, SIGQUIT or SIGPIPE) before the checks finished, so nothing was verified. This is not a pass.\n" +
 		"Run `vbd` to verify the work, or say plainly that it is not verified and why.\n"
 }
 
