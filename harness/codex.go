@@ -15,9 +15,7 @@ var codexSpec = Spec{
 	Events:    []Event{{Name: "Stop"}, {Name: "SubagentStop"}},
 	shape:     groupShape, wrapped: true, TimeoutUnit: time.Second,
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-	Needs: "Codex runs project hooks only once you trust them: open /hooks in Codex and trust vbd's Stop hook " +
-		"(again after every reinstall, since editing the file invalidates the trust). " +
-		"Older Codex versions also need `[features] codex_hooks = true` in ~/.codex/config.toml.",
+	Needs: "Older Codex versions also need `[features] codex_hooks = true` in ~/.codex/config.toml; then the two trust steps below.",
 	protocol: protocol{
 		// Codex rejects any key but continue, decision, reason,
 		// stopReason, suppressOutput and systemMessage.

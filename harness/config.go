@@ -45,7 +45,7 @@ func container(path string, doc *object, spec Spec, create bool) (*object, error
 	}
 	h, ok := v.(*object)
 	if !ok {
-		return nil, fmt.Errorf(`%s: "hooks" is %s, not an object; vbd changed nothing. Fix the file, then run the command again`, path, jsonKind(plain(v)))
+		return nil, &UnchangedError{fmt.Errorf(`%s: "hooks" is %s, not an object; vbd changed nothing. Fix the file, then run the command again`, path, jsonKind(plain(v)))}
 	}
 	return h, nil
 }
@@ -217,7 +217,7 @@ func checkEventArrays(path string, events *object, spec Spec) error {
 	for _, e := range spec.Events {
 		if v, ok := events.get(e.Name); ok {
 			if _, ok := v.([]any); !ok {
-				return fmt.Errorf("%s: the %q hooks are %s, not an array; vbd changed nothing. Fix the file, then run the command again", path, e.Name, jsonKind(plain(v)))
+				return &UnchangedError{fmt.Errorf("%s: the %q hooks are %s, not an array; vbd changed nothing. Fix the file, then run the command again", path, e.Name, jsonKind(plain(v)))}
 			}
 		}
 	}

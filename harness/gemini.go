@@ -14,7 +14,7 @@ var geminiSpec = Spec{
 	Events:    []Event{{Name: "AfterAgent"}},
 	shape:     geminiShape, wrapped: true, TimeoutUnit: time.Millisecond,
 	DefaultTimeout: 60 * time.Second, DefaultBudget: 50 * time.Second,
-	Needs: "Gemini CLI asks you to trust project hooks that are new or changed: accept vbd's AfterAgent hook when it asks.",
+	Needs: "Gemini CLI warns about project hooks that are new or changed on its next interactive run; it runs them only in a trusted folder (below).",
 	protocol: protocol{
 		respond: func(_ string, d Decision, notes []string) Answer {
 			return jsonWire{block: blockObject("deny"), message: true}.respond(d, notes)

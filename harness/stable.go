@@ -96,10 +96,10 @@ func KeepTiming(in Installed) (Timing, bool) {
 	return t, true
 }
 
-// ChooseTiming is the reinstall policy: a budget the user passed wins;
+// reinstallTiming is the reinstall policy: a budget the user passed wins;
 // else the installed hook's budget is kept; else the suite time, rounded
 // to a stable step. measure is called only in the last case.
-func ChooseTiming(explicit time.Duration, in Installed, found bool, measure func() (time.Duration, error)) (Timing, error) {
+func reinstallTiming(explicit time.Duration, in Installed, found bool, measure func() (time.Duration, error)) (Timing, error) {
 	if explicit > 0 {
 		return TimingFromBudget(explicit), nil
 	}

@@ -54,7 +54,7 @@ func TestStableTimingSameCommand(t *testing.T) {
 	}
 }
 
-func TestChooseTiming(t *testing.T) {
+func TestReinstallTiming(t *testing.T) {
 	measured := func(d time.Duration) func() (time.Duration, error) {
 		return func() (time.Duration, error) { return d, nil }
 	}
@@ -80,17 +80,17 @@ func TestChooseTiming(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ChooseTiming(tc.explicit, tc.in, tc.found, tc.measure)
+			got, err := reinstallTiming(tc.explicit, tc.in, tc.found, tc.measure)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got.Budget != tc.budget || got.Timeout != tc.timeout || !strings.Contains(got.Why, tc.why) {
-				t.Errorf("ChooseTiming = %s/%s %q; want %s/%s containing %q", got.Budget, got.Timeout, got.Why, tc.budget, tc.timeout, tc.why)
+				t.Errorf("reinstallTiming = %s/%s %q; want %s/%s containing %q", got.Budget, got.Timeout, got.Why, tc.budget, tc.timeout, tc.why)
 			}
 		})
 	}
-	if _, err := ChooseTiming(0, Installed{}, false, func() (time.Duration, error) { return 0, errors.New("boom") }); err == nil {
-		t.Error("ChooseTiming hid the measuring error")
+	if _, err := reinstallTiming(0, Installed{}, false, func() (time.Duration, error) { return 0, errors.New("boom") }); err == nil {
+		t.Error("reinstallTiming hid the measuring error")
 	}
 }
 

@@ -85,13 +85,16 @@ type Receipt struct {
 	Fingerprint     string `json:"fingerprint"`
 	FingerprintNote string `json:"fingerprint_note,omitempty"`
 	// BudgetNS is the run's wall-clock budget; zero for a reused run.
-	BudgetNS   int64       `json:"budget_ns"`
-	Plan       Plan        `json:"plan"`
-	Checks     []Check     `json:"checks"`
-	Verdict    Verdict     `json:"verdict"`
-	Warnings   []string    `json:"warnings,omitempty"`
-	Hook       *Hook       `json:"hook,omitempty"`
-	ReusedFrom *ReusedFrom `json:"reused_from,omitempty"`
+	BudgetNS int64    `json:"budget_ns"`
+	Plan     Plan     `json:"plan"`
+	Checks   []Check  `json:"checks"`
+	Verdict  Verdict  `json:"verdict"`
+	Warnings []string `json:"warnings,omitempty"`
+	// Interrupted is true when a signal stopped vbd before every check
+	// finished.
+	Interrupted bool        `json:"interrupted,omitempty"`
+	Hook        *Hook       `json:"hook,omitempty"`
+	ReusedFrom  *ReusedFrom `json:"reused_from,omitempty"`
 }
 
 // Caller says who asked for the verification.
@@ -131,7 +134,10 @@ type Check struct {
 	Dir     string `json:"dir"`
 	Source  string `json:"source"`
 	Status  string `json:"status"`
-	Detail  string `json:"detail,omitempty"`
+	// Reason is why the check has its status, for machines: see
+	// verdict.Reason ("budget", "scope", "covered-by", …).
+	Reason string `json:"reason,omitempty"`
+	Detail string `json:"detail,omitempty"`
 	// ExitCode is null when the process did not exit by itself (killed,
 	// timed out, never started).
 	ExitCode   *int      `json:"exit_code"`
@@ -238,8 +244,8 @@ func PlanOf(p detect.Plan) Plan {
 func CheckOf(o verdict.Outcome) Check {
 	c := Check{
 		Name: o.Check.Name, Kind: string(o.Check.Kind), Command: o.Check.Command(), Dir: o.Check.Dir,
-		Source: o.Check.Source, Status: string(o.Status), Detail: o.Detail, ExitCode: o.ExitCode,
-		Signal: o.Signal, Started: o.Started, DurationNS: int64(o.Duration), Log: o.LogPath,
+		Source: o.Check.Source, Status: string(o.Status), Reason: string(o.Reason), Detail: o.Detail,
+		ExitCode: o.ExitCode, Signal: o.Signal, Started: o.Started, DurationNS: int64(o.Duration), Log: o.LogPath,
 		Tail: boundTail(o.Tail), PipeHeld: o.PipeHeld,
 	}
 	if e := o.Evidence; e != nil {
@@ -260,7 +266,7 @@ func (c Check) Outcome() verdict.Outcome {
 			// Shell makes Command() return the recorded command line.
 			Shell: c.Command,
 		},
-		Status: verdict.Status(c.Status), Detail: c.Detail, ExitCode: c.ExitCode, Signal: c.Signal,
+		Status: verdict.Status(c.Status), Reason: verdict.Reason(c.Reason), Detail: c.Detail, ExitCode: c.ExitCode, Signal: c.Signal,
 		Started: c.Started, Duration: time.Duration(c.DurationNS), Tail: c.Tail, LogPath: c.Log,
 		PipeHeld: c.PipeHeld,
 	}

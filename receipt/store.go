@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -116,20 +117,39 @@ func (s Store) Load(id string) (*Receipt, error) {
 // ErrNone. A newer receipt of an unknown schema (written by a newer vbd) is
 // passed over, not misread.
 func (s Store) Latest() (*Receipt, []byte, error) {
+	r, data, _, err := s.LatestReadable()
+	return r, data, err
+}
+
+// Unreadable is a receipt file vbd passed over, and why.
+type Unreadable struct {
+	Path string
+	Err  error
+}
+
+// LatestReadable is Latest, and also names every newer receipt file it
+// passed over because it could not read it (corrupt, or of a schema this
+// vbd does not know), newest first, so that a caller can say so.
+func (s Store) LatestReadable() (*Receipt, []byte, []Unreadable, error) {
 	ids, err := s.names()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var skipped []Unreadable
 	for _, id := range ids {
 		data, err := os.ReadFile(s.Path(id))
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // pruned by a concurrent run since it was listed
 		}
-		if r, err := Parse(data); err == nil {
-			return r, data, nil
+		if err == nil {
+			var r *Receipt
+			if r, err = Parse(data); err == nil {
+				return r, data, skipped, nil
+			}
 		}
+		skipped = append(skipped, Unreadable{Path: s.Path(id), Err: err})
 	}
-	return nil, nil, ErrNone
+	return nil, nil, skipped, ErrNone
 }
 
 // LastComplete returns the newest receipt of mode whose checks all ran to

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -67,8 +68,8 @@ func HookReason(outcomes []verdict.Outcome, v verdict.Verdict, warnings []string
 			r.WriteString("  " + reason + "\n")
 		}
 		b.WriteString(hookClip(r.String(), warningsMax*2))
-	} else if n := len(v.Reasons); n > 0 && strings.HasPrefix(v.Reasons[n-1], "the budget ran out") {
-		b.WriteString("\n" + v.Reasons[n-1] + "\n")
+	} else if slices.Contains(v.Reasons, verdict.HintBudget) {
+		b.WriteString("\n" + verdict.HintBudget + "\n")
 	}
 	if table := hookTableTail(outcomes, v); table != "" {
 		b.WriteString("\nResults:\n")
@@ -266,7 +267,7 @@ func HookDeadlineReason(budget, limit time.Duration) string {
 // HookInterruptedReason is the block when vbd itself was stopped (SIGTERM,
 // as a harness sends at its timeout, or Ctrl-C) before the checks finished.
 func HookInterruptedReason() string {
-	return "vbd: NOT VERIFIED: vbd was stopped (SIGTERM or Ctrl-C) before the checks finished, so nothing was verified. This is not a pass.\n" +
+	return "vbd: NOT VERIFIED: vbd was stopped by a signal (SIGTERM, Ctrl-C, a closed terminal, SIGQUIT or SIGPIPE) before the checks finished, so nothing was verified. This is not a pass.\n" +
 		"Run `vbd` to verify the work, or say plainly that it is not verified and why.\n"
 }
 

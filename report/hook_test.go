@@ -73,8 +73,8 @@ func TestHookReasonGolden(t *testing.T) {
 		},
 		"no-checks": nil,
 		"budget": {
-			{Check: goTest("."), Status: verdict.Timeout, Detail: "cut by budget after 25.0s", Duration: 25 * time.Second, Tail: []string{"=== RUN   TestSlow"}},
-			{Check: lint(), Status: verdict.NotRun, Detail: "budget"},
+			{Check: goTest("."), Status: verdict.Timeout, Reason: verdict.ReasonBudget, Detail: "cut by budget after 25.0s", Duration: 25 * time.Second, Tail: []string{"=== RUN   TestSlow"}},
+			{Check: lint(), Status: verdict.NotRun, Reason: verdict.ReasonBudget, Detail: "budget"},
 		},
 		"no-anchor": {
 			{Check: lint(), Status: verdict.Fail, Detail: "exit 2", ExitCode: exit(2), Duration: time.Second, Tail: long},

@@ -24,7 +24,7 @@ func tableOutcomes() []verdict.Outcome {
 			Evidence: &verdict.Evidence{Runner: "go test", Counted: true, Passed: 5, Failed: 2, Skipped: 1, Total: 8}},
 		{Check: detect.Check{Name: "npm test (web)", Kind: detect.KindTest, Argv: []string{"npm", "run", "test"}, Dir: "web"}, Status: verdict.Pass, Detail: "no test count", Duration: time.Second},
 		{Check: detect.Check{Name: "go build", Kind: detect.KindBuild}, Status: verdict.Skipped, Detail: "quick"},
-		{Check: detect.Check{Name: "never", Kind: detect.KindOther}, Status: verdict.NotRun, Detail: "budget"},
+		{Check: detect.Check{Name: "never", Kind: detect.KindOther}, Status: verdict.NotRun, Reason: verdict.ReasonBudget, Detail: "budget"},
 		{Check: detect.Check{Name: "pre-commit", Kind: detect.KindLint}, Status: verdict.Vacuous, Detail: "no files matched", Duration: 500 * time.Millisecond},
 	}
 }

@@ -12,8 +12,9 @@ import (
 //	0  verified: every check that ran passed, and at least one proved something
 //	1  failed: a check failed, timed out, crashed, could not start, or the
 //	   budget ran out before it ran
-//	2  nothing verified: no checks, all vacuous or skipped, or vbd itself
-//	   could not run (bad flag, bad config, internal error); not a pass
+//	2  nothing verified: no checks, all vacuous or skipped, tests due but none
+//	   proved anything, or vbd itself could not run (bad flag, bad config,
+//	   internal error); not a pass
 const (
 	ExitVerified        = 0
 	ExitFailed          = 1
@@ -25,8 +26,9 @@ const ExitTable = `Exit codes:
   0  verified: every check that ran passed, and at least one proved something
   1  failed: a check failed, timed out, crashed, could not start, or the budget
      ran out before it ran
-  2  nothing verified: no checks found, all vacuous or skipped, or vbd itself
-     could not run (bad flag, bad config, internal error). This is not a pass.`
+  2  nothing verified: no checks found, all vacuous or skipped, tests due but
+     none proved anything, or vbd itself could not run (bad flag, bad config,
+     internal error). This is not a pass.`
 
 // UsageError is a problem with how vbd was called or configured. It exits 2,
 // never kong's default 80, because a harness reads unknown codes as "allow".

@@ -45,41 +45,74 @@ func (s Status) failing() bool {
 	return false
 }
 
-// Evidence is what a check's output showed it verified.
+// Evidence is what a check's output showed it verified. The receipt
+// package owns its wire form.
 type Evidence struct {
 	// Runner names the test runner whose output was recognised, e.g.
 	// "go test", "node --test", "jest", "pre-commit". Empty when none was.
-	Runner string `json:"runner,omitempty"`
+	Runner string
 	// Counted is true when the runner reported counts below.
-	Counted bool `json:"counted"`
-	Passed  int  `json:"passed"`
-	Failed  int  `json:"failed"`
-	Skipped int  `json:"skipped"`
-	Total   int  `json:"total"`
+	Counted bool
+	Passed  int
+	Failed  int
+	Skipped int
+	Total   int
 	// Vacuous, when set, says why an exit 0 verified nothing:
 	// "no test files", "0 tests ran", "all 4 tests skipped".
-	Vacuous string `json:"vacuous,omitempty"`
+	Vacuous string
 	// NotConfigured, when set, says why a non-zero exit only means that
 	// nothing is configured: "npm-init placeholder script", "no tests found".
-	NotConfigured string `json:"not_configured,omitempty"`
+	NotConfigured string
 }
 
-// Outcome is one check of the plan with what happened to it.
+// Reason says, in a form code can test, why a check has its status: the
+// Detail beside it is for people and may change wording freely.
+type Reason string
+
+// Reasons. The empty Reason is an outcome that needs none (a pass, a plain
+// exit 1).
+const (
+	// ReasonCoveredBy: skipped because another check runs the same thing.
+	ReasonCoveredBy Reason = "covered-by"
+	// ReasonBudget: not started, or cut while running, by the run's budget.
+	ReasonBudget Reason = "budget"
+	// ReasonScope: skipped because the commit does not touch its project.
+	ReasonScope Reason = "scope"
+	// ReasonFailFast: not started after an earlier failure (--fail-fast).
+	ReasonFailFast Reason = "fail-fast"
+	// ReasonCheckLimit: killed at its own time limit.
+	ReasonCheckLimit Reason = "check-limit"
+	// ReasonSetup: could not run because the project is not set up
+	// (dependencies not installed).
+	ReasonSetup Reason = "setup"
+	// ReasonWriter: the check rewrites the work tree, so it is not run, or
+	// it changed files when it ran.
+	ReasonWriter Reason = "writer"
+	// ReasonEscaped: the check left processes running after it ended.
+	ReasonEscaped Reason = "escaped-process"
+	// ReasonInterrupted: vbd was stopped before the check finished.
+	ReasonInterrupted Reason = "interrupted"
+)
+
+// Outcome is one check of the plan with what happened to it. The receipt
+// package owns its wire form.
 type Outcome struct {
-	Check  detect.Check `json:"check"`
-	Status Status       `json:"status"`
-	// Detail qualifies the status: "exit 1", "quick", "budget",
+	Check  detect.Check
+	Status Status
+	// Reason is why the check has its status, for code; see Reason.
+	Reason Reason
+	// Detail qualifies the status for people: "exit 1", "quick", "budget",
 	// "12 passed, 1 skipped", "no test files".
-	Detail   string        `json:"detail,omitempty"`
-	Evidence *Evidence     `json:"evidence,omitempty"`
-	ExitCode *int          `json:"exit_code,omitempty"`
-	Signal   string        `json:"signal,omitempty"`
-	Started  time.Time     `json:"started,omitzero"`
-	Duration time.Duration `json:"duration_ns"`
-	Tail     []string      `json:"tail,omitempty"`
-	LogPath  string        `json:"log,omitempty"`
+	Detail   string
+	Evidence *Evidence
+	ExitCode *int
+	Signal   string
+	Started  time.Time
+	Duration time.Duration
+	Tail     []string
+	LogPath  string
 	// PipeHeld notes a leftover process that held the output open.
-	PipeHeld bool `json:"pipe_held,omitempty"`
+	PipeHeld bool
 }
 
 // Label is the status as the table shows it: "skipped (quick)", "vacuous (no test files)".
@@ -92,7 +125,19 @@ func (o Outcome) Label() string {
 
 // Skip builds the outcome of a check that was planned but not run.
 func Skip(c detect.Check) Outcome {
-	return Outcome{Check: c, Status: Skipped, Detail: c.Skipped}
+	return Outcome{Check: c, Status: Skipped, Detail: c.Skipped, Reason: skipReason(c)}
+}
+
+// coveredPrefix is how detect words a check skipped as a duplicate. It is
+// read here, once, at the boundary with detect, which has no typed skip
+// reason yet; everything after works on Outcome.Reason.
+const coveredPrefix = "covered by "
+
+func skipReason(c detect.Check) Reason {
+	if strings.HasPrefix(c.Skipped, coveredPrefix) {
+		return ReasonCoveredBy
+	}
+	return ""
 }
 
 // Judge turns a check's process result into its outcome, reading the
@@ -107,18 +152,19 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 		o.Status = NotRun
 		switch {
 		case errors.Is(r.Cause, runner.ErrBudget):
-			o.Detail = "budget"
+			o.Detail, o.Reason = "budget", ReasonBudget
 		case errors.Is(r.Cause, runner.ErrFailFast):
-			o.Status, o.Detail = Skipped, "fail-fast"
+			o.Status, o.Detail, o.Reason = Skipped, "fail-fast", ReasonFailFast
 		default:
-			o.Status, o.Detail = Interrupted, "not started"
+			o.Status, o.Detail, o.Reason = Interrupted, "not started", ReasonInterrupted
 		}
 		return o
 	case runner.TimedOut:
 		o.Status = Timeout
 		if errors.Is(r.Cause, runner.ErrBudget) {
-			o.Detail = "cut by budget after " + Round(r.Duration)
+			o.Detail, o.Reason = "cut by budget after "+Round(r.Duration), ReasonBudget
 		} else {
+			o.Reason = ReasonCheckLimit
 			// The limit, not the run time, which adds the grace period
 			// a check that ignores SIGTERM is given before SIGKILL.
 			limit := r.Limit
@@ -129,7 +175,7 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 		}
 		return o
 	case runner.Interrupted:
-		o.Status, o.Detail = Interrupted, "vbd was interrupted"
+		o.Status, o.Detail, o.Reason = Interrupted, "vbd was interrupted", ReasonInterrupted
 		return o
 	}
 	code := r.ExitCode
@@ -235,13 +281,13 @@ func Round(d time.Duration) string {
 
 // Verdict is the answer to "is this verified?".
 type Verdict struct {
-	Code int `json:"code"`
+	Code int
 	// Word is "verified", "failed" or "nothing verified".
-	Word string `json:"word"`
+	Word string
 	// Summary is one line: "verified: 3 passed, 1 skipped (quick) in 12.4s".
-	Summary string `json:"summary"`
+	Summary string
 	// Reasons explain a non-pass, one line per check that caused it.
-	Reasons []string `json:"reasons,omitempty"`
+	Reasons []string
 }
 
 // Words for the three verdicts.
@@ -267,6 +313,8 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		budgetCut        bool
 		limitHit         bool
 		passed           int
+		passedNames      []string
+		tests, testsPass int
 		byLabel          = map[string]int{}
 		labelOrder       []string
 	)
@@ -275,7 +323,7 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		switch o.Status {
 		case Skipped, NotRun:
 			label = o.Label()
-			if strings.HasPrefix(o.Detail, "covered by ") {
+			if o.Reason == ReasonCoveredBy {
 				label = "skipped (covered)" // the table names what covers each
 			}
 		case Pass:
@@ -287,19 +335,27 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 			labelOrder = append(labelOrder, label)
 		}
 		byLabel[label]++
+		if o.Check.Kind == detect.KindTest && (o.Status == Pass || o.Status == Vacuous) {
+			tests++
+			if o.Status == Pass {
+				testsPass++
+			}
+		}
 		switch {
 		case o.Status == Pass:
 			passed++
+			passedNames = append(passedNames, o.Check.Name)
 		case o.Status.failing():
 			failing = append(failing, fmt.Sprintf("%s (%s)", o.Check.Name, o.Detail))
-			if o.Status == Timeout && strings.HasPrefix(o.Detail, "cut by budget") {
+			switch o.Reason {
+			case ReasonBudget:
 				budgetCut = true
-			} else if o.Status == Timeout {
+			case ReasonCheckLimit:
 				limitHit = true
 			}
 		case o.Status == NotRun:
 			failing = append(failing, fmt.Sprintf("%s (not run: %s)", o.Check.Name, o.Detail))
-			budgetCut = budgetCut || o.Detail == "budget"
+			budgetCut = budgetCut || o.Reason == ReasonBudget
 		case o.Status == Vacuous:
 			vacuous = append(vacuous, fmt.Sprintf("%s: %s", o.Check.Name, o.Detail))
 		}
@@ -319,9 +375,20 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 			v.Reasons = append(v.Reasons, HintTimeout)
 		}
 		if budgetCut {
-			// Last: the hook text looks for it there.
 			v.Reasons = append(v.Reasons, HintBudget)
 		}
+	case passed > 0 && tests > 0 && testsPass == 0:
+		// Tests were due and none proved anything: a lint, vet or build
+		// pass shows the code compiles and is tidy, not that it works, and
+		// skipping or deleting tests is how a red suite turns green.
+		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
+		v.Summary = fmt.Sprintf("NOTHING VERIFIED: %s (%s passed, but no test proved anything). This is not a pass.",
+			strings.Join(vacuous, "; "), nameSome(passedNames, 3))
+		for _, r := range vacuous {
+			v.Reasons = append(v.Reasons, "proved nothing: "+r)
+		}
+		v.Reasons = append(v.Reasons, fmt.Sprintf("%s passed, but a lint, vet or build pass does not show that the code works", nameSome(passedNames, 3)))
+		v.Reasons = append(v.Reasons, noTestsHint(outcomes))
 	case passed > 0:
 		v.Code, v.Word = ExitVerified, WordVerified
 		v.Summary = fmt.Sprintf("verified: %s in %s", tally, Round(elapsed))
@@ -347,4 +414,24 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		}
 	}
 	return v
+}
+
+// nameSome joins up to n names and counts the rest.
+func nameSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// noTestsHint tells a user whose repository truly has no tests how to say
+// so, naming the vacuous test checks.
+func noTestsHint(outcomes []Outcome) string {
+	var quoted []string
+	for _, o := range outcomes {
+		if o.Check.Kind == detect.KindTest && o.Status == Vacuous {
+			quoted = append(quoted, fmt.Sprintf("%q", o.Check.Name))
+		}
+	}
+	return fmt.Sprintf("if this repository truly has no tests, say so once with disable = [%s] in .vbd.toml, and vbd verifies on the rest", strings.Join(quoted, ", "))
 }

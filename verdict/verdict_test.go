@@ -77,7 +77,11 @@ func TestDecide(t *testing.T) {
 	out := func(name string, s Status, detail string) Outcome {
 		return Outcome{Check: detect.Check{Name: name}, Status: s, Detail: detail}
 	}
+	because := func(o Outcome, r Reason) Outcome { o.Reason = r; return o }
+	kind := func(o Outcome, k detect.Kind) Outcome { o.Check.Kind = k; return o }
 	pass := out("go test", Pass, "3 passed")
+	vet := kind(out("go vet", Pass, ""), detect.KindVet)
+	skippedTests := kind(out("go test", Vacuous, "all 2 tests skipped"), detect.KindTest)
 	for name, c := range map[string]struct {
 		outcomes []Outcome
 		code     int
@@ -90,17 +94,27 @@ func TestDecide(t *testing.T) {
 			"verified: 1 passed, 1 vacuous", []string{"proved nothing (not counted): npm test: npm-init placeholder script"}},
 		"a failure fails":                    {[]Outcome{pass, out("go vet", Fail, "exit 1")}, ExitFailed, "FAILED: go vet (exit 1)", []string{"go vet (exit 1)"}},
 		"a check that could not start fails": {[]Outcome{pass, out("jest", Error, "jest: command not found")}, ExitFailed, "FAILED: jest (jest: command not found)", nil},
-		"a timeout fails and says to raise --timeout": {[]Outcome{pass, out("hang", Timeout, "check limit 1.0s")}, ExitFailed,
+		"a timeout fails and says to raise --timeout": {[]Outcome{pass, because(out("hang", Timeout, "check limit 1.0s"), ReasonCheckLimit)}, ExitFailed,
 			"FAILED: hang (check limit 1.0s)", []string{"hang", HintTimeout}},
-		"not run for lack of budget fails and says to raise --budget": {[]Outcome{pass, out("slow", Timeout, "cut by budget after 1.0s"), out("never", NotRun, "budget")}, ExitFailed,
+		"not run for lack of budget fails and says to raise --budget": {[]Outcome{pass, because(out("slow", Timeout, "cut by budget after 1.0s"), ReasonBudget), because(out("never", NotRun, "budget"), ReasonBudget)}, ExitFailed,
 			"FAILED: slow (cut by budget after 1.0s), never (not run: budget)", []string{"slow", "never", HintBudget}},
-		"the budget hint comes last": {[]Outcome{out("hang", Timeout, "check limit 1.0s"), out("never", NotRun, "budget")}, ExitFailed,
+		"both hints": {[]Outcome{because(out("hang", Timeout, "check limit 1.0s"), ReasonCheckLimit), because(out("never", NotRun, "budget"), ReasonBudget)}, ExitFailed,
 			"FAILED:", []string{HintTimeout, HintBudget}},
 		"an interrupted run fails": {[]Outcome{pass, out("long", Interrupted, "vbd was interrupted")}, ExitFailed, "FAILED: long", nil},
 		"only vacuous checks verify nothing, and say which and why": {[]Outcome{out("go test", Vacuous, "no test files"), out("go build", Skipped, "quick")}, ExitNothingVerified,
 			"NOTHING VERIFIED: go test: no test files. This is not a pass.", []string{"proved nothing: go test: no test files"}},
 		"only skipped checks verify nothing": {[]Outcome{out("go test", Skipped, "quick")}, ExitNothingVerified,
 			"NOTHING VERIFIED: 1 skipped (quick). This is not a pass.", []string{"no check ran: 1 skipped (quick)"}},
+		"a budget word in a detail without the reason gives no budget hint": {[]Outcome{out("x", Fail, "budget")}, ExitFailed, "FAILED: x (budget)", nil},
+		"tests that all skipped are not saved by a vet pass": {[]Outcome{vet, skippedTests}, ExitNothingVerified,
+			"NOTHING VERIFIED: go test: all 2 tests skipped (go vet passed, but no test proved anything)",
+			[]string{"proved nothing: go test: all 2 tests skipped", "go vet passed", `disable = ["go test"] in .vbd.toml`}},
+		"one test check with evidence verifies beside a vacuous one": {[]Outcome{vet, skippedTests, kind(out("npm test", Pass, "4 passed"), detect.KindTest)}, ExitVerified,
+			"verified: 2 passed, 1 vacuous", nil},
+		"tests skipped by --quick leave the lint rule": {[]Outcome{vet, kind(out("go test", Skipped, "quick"), detect.KindTest)}, ExitVerified,
+			"verified: 1 passed, 1 skipped (quick)", nil},
+		"tests disabled leave the lint rule":                          {[]Outcome{vet, kind(out("go test", Skipped, "disabled in .vbd.toml"), detect.KindTest)}, ExitVerified, "verified:", nil},
+		"a vacuous lint beside a lint pass still verifies":            {[]Outcome{vet, kind(out("eslint", Vacuous, "no files"), detect.KindLint)}, ExitVerified, "verified:", nil},
 		"no checks at all verify nothing":                             {nil, ExitNothingVerified, "NOTHING VERIFIED: no checks found. This is not a pass.", []string{"add one"}},
 		"skipped by fail-fast after a vacuous-only run is not a pass": {[]Outcome{out("a", Vacuous, "0 tests ran"), out("b", Skipped, "fail-fast")}, ExitNothingVerified, "NOTHING VERIFIED", nil},
 	} {

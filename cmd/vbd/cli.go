@@ -9,9 +9,11 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
+	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -50,9 +52,14 @@ type exitRequest struct{ code int }
 // vbdMain runs vbd and returns its exit code. Every path out of here
 // returns a code from the verdict table: kong's usage code 80 and Go's
 // panic code 2-with-a-trace must never reach a harness as "allow".
-func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	ctx, stop := interruptContext()
+func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, forced, stop := interruptContext()
 	defer stop()
+	return withForce(forced, func() int { return run(ctx, args, stdin, stdout, stderr) })
+}
+
+// run parses the command line and runs the command.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 
 	defer func() {
 		if r := recover(); r != nil {
@@ -89,6 +96,12 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 		// command line is broken.
 		return code
 	}
+	var ue *verdict.UsageError
+	if errors.As(err, &ue) {
+		// A flag value out of range: one line saying what is allowed.
+		fmt.Fprintf(stderr, "vbd: error: %v. Nothing was verified (exit 2).\n", ue)
+		return verdict.ExitNothingVerified
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "vbd: error: %v\nRun 'vbd --help' for usage. Nothing was verified (exit 2).\n", err)
 		return verdict.ExitNothingVerified
@@ -96,7 +109,6 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(&c.Globals, env{stdin, stdout, stderr})
 	var ce *verdict.CodeError
-	var ue *verdict.UsageError
 	switch {
 	case err == nil, errors.As(err, &ce):
 		// The report has said everything.
@@ -109,14 +121,19 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 }
 
 // interruptContext is cancelled, with runner.ErrInterrupted as its cause,
-// on the first SIGINT or SIGTERM. The runner then stops every check's
-// process group before vbd exits; further signals are absorbed meanwhile so
-// a second Ctrl-C cannot orphan a check.
-func interruptContext() (context.Context, func()) {
+// on the first stop signal: the runner then stops every check's process
+// group, and vbd answers (a block, in hook mode) and writes its receipt.
+// A second signal kills every check's group at once and closes forced:
+// vbd then ends without waiting for the runner's grace period.
+func interruptContext() (ctx context.Context, forced <-chan struct{}, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	// Ctrl-C; a harness or CI cancelling vbd (TERM); a closed terminal
+	// (HUP); Ctrl-\ (QUIT, which must not dump Go's stacks); a closed
+	// output pipe (PIPE: vbd still stops its checks and writes its receipt).
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
 	done := make(chan struct{})
+	force := make(chan struct{})
 	go func() {
 		select {
 		case <-sigs:
@@ -124,18 +141,49 @@ func interruptContext() (context.Context, func()) {
 		case <-done:
 			return
 		}
+		select {
+		case <-sigs:
+			gate.KillChecks()
+			close(force)
+		case <-done:
+			return
+		}
 		for {
 			select {
 			case <-sigs:
+				gate.KillChecks()
 			case <-done:
 				return
 			}
 		}
 	}()
-	return ctx, func() {
+	return ctx, force, func() {
 		signal.Stop(sigs)
 		close(done)
 		cancel(nil)
+	}
+}
+
+// forcedGrace is how long vbd waits, after a second signal killed the
+// checks, for its answer and receipt: they follow within milliseconds once
+// no check is left to wait for.
+const forcedGrace = time.Second
+
+// withForce runs f, and returns early with "failed" when forced closes
+// and f has not finished within forcedGrace: a second signal ends vbd.
+func withForce(forced <-chan struct{}, f func() int) int {
+	result := make(chan int, 1)
+	go func() { result <- f() }()
+	select {
+	case code := <-result:
+		return code
+	case <-forced:
+	}
+	select {
+	case code := <-result:
+		return code
+	case <-time.After(forcedGrace):
+		return verdict.ExitFailed
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
 )
@@ -20,8 +21,8 @@ const (
 // renderRun writes v's receipt, then reports v in format. The receipt is
 // written first because --format json prints it, id included. A receipt
 // that cannot be written is a warning, not a different verdict.
-func renderRun(e env, v *verification, format string) error {
-	r, err := writeReceipt(v)
+func renderRun(e env, v *gate.Verification, format string) error {
+	r, err := v.Save(nil)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
 	}

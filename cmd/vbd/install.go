@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"os"
 	"time"
+
+	"github.com/vbd-dev/vbd/install"
 )
 
 // installCmd wires vbd into a harness's hook config or into git.
@@ -16,10 +19,14 @@ type installCmd struct {
 }
 
 func (i *installCmd) Run(ctx context.Context, g *Globals, e env) error {
-	if i.Target == "git" {
-		return installGit(ctx, g, e, i)
+	o := install.Options{
+		Dir: g.Dir, Target: i.Target, Quick: i.Quick, Budget: i.Budget, MaxBlocks: i.MaxBlocks, Measured: i.Measured,
+		Environ: os.Environ(), Out: e.stdout, Notes: e.stderr,
 	}
-	return installHarness(ctx, g, e, i)
+	if isTerminal(e.stderr) {
+		o.Progress = e.stderr
+	}
+	return install.Install(ctx, o)
 }
 
 // uninstallCmd removes vbd's wiring, restoring what was there before.
@@ -28,8 +35,5 @@ type uninstallCmd struct {
 }
 
 func (u *uninstallCmd) Run(ctx context.Context, g *Globals, e env) error {
-	if u.Target == "git" {
-		return uninstallGit(ctx, g, e, u)
-	}
-	return uninstallHarness(ctx, g, e, u)
+	return install.Uninstall(ctx, install.Options{Dir: g.Dir, Target: u.Target, Out: e.stdout, Notes: e.stderr})
 }

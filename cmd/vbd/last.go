@@ -1,15 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/state"
@@ -35,7 +30,17 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
-	r, raw, err := receipt.Open(stateDir).Latest()
+	r, raw, unreadable, err := receipt.Open(stateDir).LatestReadable()
+	for i, u := range unreadable {
+		which := "the latest receipt"
+		if i > 0 {
+			which = "an earlier receipt"
+		}
+		fmt.Fprintf(e.stderr, "vbd: %s is unreadable: %s: %v\n", which, u.Path, u.Err)
+	}
+	if len(unreadable) > 0 && err == nil {
+		fmt.Fprintf(e.stderr, "vbd: showing the newest readable receipt, from before it\n")
+	}
 	if errors.Is(err, receipt.ErrNone) {
 		fmt.Fprintf(e.stderr, "vbd: no receipt yet for %s: run vbd first. Nothing is known to be verified (exit 2).\n", repo.Root)
 		return &verdict.CodeError{Code: verdict.ExitNothingVerified}
@@ -91,122 +96,4 @@ func callerText(c receipt.Caller) string {
 		return "an unknown caller"
 	}
 	return c.Kind
-}
-
-// tryReuse fingerprints the tree before anything runs, and when a passing
-// receipt of the same fingerprint and a mode at least as strong exists (and
-// reuse is not off), fills v from it and returns true: the run is skipped,
-// and says so.
-//
-// The fingerprint is kept in v.Stamp even when nothing is reused (and with
-// --no-cache), so that the receipt records the tree the checks were
-// started on and a later run can reuse it.
-func tryReuse(ctx context.Context, req verifyRequest, v *verification) bool {
-	stamp := takeStamp(ctx, req, v)
-	v.Stamp = &stamp
-	store := receipt.Open(v.StateDir)
-	if req.NoCache || stamp.Fingerprint == "" || !reuseOn(v.Config) {
-		return false
-	}
-	now := time.Now()
-	q := receipt.Query{Fingerprint: stamp.Fingerprint, Mode: receipt.ModeOf(req.Quick), Now: now}
-	if v.Config != nil {
-		q.MaxAge = v.Config.ReuseMaxAge
-	}
-	from, err := store.FindReusable(q)
-	if err != nil || from == nil {
-		return false
-	}
-	v.Outcomes = from.Outcomes()
-	v.Verdict = from.Verdict.Decision()
-	v.Verdict.Summary = receipt.ReuseSummary(from, now)
-	v.Warnings = from.Warnings
-	v.Ended = now
-	v.Reused = &reuseInfo{Receipt: from.ID, Tree: from.Fingerprint, At: from.Started, Checks: from.Passed()}
-	return true
-}
-
-func reuseOn(cfg *detect.Config) bool {
-	return cfg == nil || cfg.Reuse == nil || *cfg.Reuse
-}
-
-// takeStamp fingerprints what v is about to verify: the work tree, or for
-// git's pre-commit path (state kept elsewhere) the staged snapshot, which
-// is a throwaway repository whose HEAD and index are the commit's.
-func takeStamp(ctx context.Context, req verifyRequest, v *verification) receipt.Stamp {
-	staged := req.StateFrom != ""
-	config, err := os.ReadFile(filepath.Join(v.Repo.Root, detect.ConfigFile))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		config = nil
-	case err != nil:
-		return receipt.Stamp{Root: v.Repo.Root, Staged: staged, Note: "no fingerprint, so not reusable: " + err.Error()}
-	}
-	return receipt.Take(ctx, v.Repo.Root, staged, v.Plan, config, version())
-}
-
-// saveReceipt writes v's receipt to the state dir. Every caller calls it
-// once it has decided what it answers.
-func saveReceipt(v *verification) error {
-	_, err := writeReceipt(v)
-	return err
-}
-
-// writeReceipt builds v's receipt and stores it. The receipt is returned
-// even when it could not be stored, so that it can still be printed.
-func writeReceipt(v *verification) (*receipt.Receipt, error) {
-	return writeReceiptWith(v, nil)
-}
-
-// writeReceiptWith is writeReceipt with amend, when set, applied to the
-// receipt before it is stored.
-func writeReceiptWith(v *verification, amend func(*receipt.Receipt)) (*receipt.Receipt, error) {
-	store := receipt.Open(v.StateDir)
-	var stamp receipt.Stamp
-	switch {
-	case v.Stamp == nil:
-		stamp.Note = "no fingerprint was taken before the checks ran, so this run is not reusable"
-	case v.Reused == nil:
-		// Checks ran: the fingerprint holds only if the tree held still.
-		stamp = v.Stamp.Recheck()
-	default:
-		stamp = *v.Stamp
-	}
-	r := newReceipt(v, stamp)
-	if amend != nil {
-		amend(r)
-	}
-	if _, err := store.Save(r, time.Now()); err != nil {
-		return r, err
-	}
-	return r, nil
-}
-
-// newReceipt records v.
-func newReceipt(v *verification, stamp receipt.Stamp) *receipt.Receipt {
-	ended := v.Ended
-	if ended.IsZero() {
-		ended = time.Now()
-	}
-	verified := v.Verified
-	if verified == "" {
-		verified = receipt.VerifiedWorkTree
-	}
-	r := &receipt.Receipt{
-		Schema: receipt.Schema, VBDVersion: version(), Started: v.Started, Ended: ended,
-		Mode: receipt.ModeOf(v.Request.Quick), Caller: receipt.Caller(v.Request.Caller),
-		Root: v.Repo.Root, Verified: verified, Fingerprint: stamp.Fingerprint, FingerprintNote: stamp.Note,
-		BudgetNS: int64(v.Budget), Plan: receipt.PlanOf(v.Plan), Checks: make([]receipt.Check, 0, len(v.Outcomes)),
-		Verdict: receipt.VerdictOf(v.Verdict), Warnings: v.Warnings,
-	}
-	for _, o := range v.Outcomes {
-		r.Checks = append(r.Checks, receipt.CheckOf(o))
-	}
-	if h := v.Hook; h != nil {
-		r.Hook = &receipt.Hook{Decision: h.Decision, CapOverride: h.CapOverride, Message: h.Message}
-	}
-	if u := v.Reused; u != nil {
-		r.ReusedFrom = &receipt.ReusedFrom{Receipt: u.Receipt, Fingerprint: u.Tree, At: u.At, Checks: u.Checks}
-	}
-	return r
 }

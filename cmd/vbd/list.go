@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/report"
 )
 
@@ -14,7 +15,7 @@ type listCmd struct {
 }
 
 func (l *listCmd) Run(g *Globals, e env) error {
-	_, _, plan, err := loadPlan(g.Dir, l.Quick)
+	_, _, plan, err := gate.LoadPlan(g.Dir, l.Quick)
 	if err != nil {
 		return err
 	}

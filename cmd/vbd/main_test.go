@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -18,8 +17,6 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/vbd-dev/vbd/detect"
 )
 
 var update = flag.Bool("u", false, "update testscript output files")
@@ -298,30 +295,6 @@ func fakecheckMain() {
 	default:
 		fmt.Fprintln(os.Stderr, "fakecheck: unknown mode", args[0])
 		os.Exit(2)
-	}
-}
-
-// The defaults the issue names: a 10m budget and one check per CPU, from
-// .vbd.toml when set there, with flags winning over the file.
-func TestResolveLimits(t *testing.T) {
-	cfg := &detect.Config{Budget: 3 * time.Minute, Jobs: 2}
-	for name, c := range map[string]struct {
-		req    verifyRequest
-		cfg    *detect.Config
-		budget time.Duration
-		jobs   int
-	}{
-		"defaults":           {verifyRequest{}, nil, 10 * time.Minute, runtime.NumCPU()},
-		"config":             {verifyRequest{}, cfg, 3 * time.Minute, 2},
-		"flags win":          {verifyRequest{Budget: time.Minute, Jobs: 5}, cfg, time.Minute, 5},
-		"zero config fields": {verifyRequest{}, &detect.Config{}, 10 * time.Minute, runtime.NumCPU()},
-	} {
-		t.Run(name, func(t *testing.T) {
-			budget, jobs := resolveLimits(c.req, c.cfg)
-			if budget != c.budget || jobs != c.jobs {
-				t.Errorf("got budget %s jobs %d, want %s and %d", budget, jobs, c.budget, c.jobs)
-			}
-		})
 	}
 }
 

@@ -110,7 +110,6 @@ func TestRealClients(t *testing.T) {
 // work is done on a failing tree. The claim must be checked, not waved
 // through by the SessionStart baseline (issue 11 §2).
 func TestRealClientsClaudeClaim(t *testing.T) {
-	t.Skip("needs the unchanged-tree claim check (issue 11 §2, harness helper): on an unchanged tree a Stop whose last_assistant_message claims success must verify; remove this skip once it is merged")
 	bins := clientsBinDir(t)
 	vbd := buildVbd(t)
 	c := realClients()[0]

@@ -2,34 +2,40 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strconv"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"github.com/mattn/go-isatty"
 
+	"github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
 // runCmd is the default command: detect, run, judge, report.
 type runCmd struct {
-	Quick    bool          `help:"Cheap checks only (vet, lint, typecheck, build); test steps are shown as skipped."`
-	Budget   time.Duration `placeholder:"DUR" help:"Total wall-clock budget (default 10m, or budget in .vbd.toml). Checks not started in time are 'not run (budget)': exit 1."`
-	Timeout  time.Duration `placeholder:"DUR" help:"Cap on any single check (default: the budget)."`
-	Jobs     int           `short:"j" placeholder:"N" help:"Checks run at once (default: the number of CPUs)."`
-	FailFast bool          `help:"Start no new check after the first failure."`
-	Format   string        `enum:"table,json,junit,github" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
-	NoCache  bool          `help:"Run every check even when a passing receipt matches this tree."`
+	Quick    bool        `help:"Cheap checks only (vet, lint, typecheck, build); test steps are shown as skipped."`
+	Budget   positiveDur `placeholder:"DUR" help:"Total wall-clock budget (default 10m, or budget in .vbd.toml). Checks not started in time are 'not run (budget)': exit 1."`
+	Timeout  positiveDur `placeholder:"DUR" help:"Cap on any single check (default: the budget)."`
+	Jobs     jobsCount   `short:"j" placeholder:"N" help:"Checks run at once (default: the number of CPUs)."`
+	FailFast bool        `help:"Start no new check after the first failure."`
+	Format   string      `enum:"table,json,junit,github" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
+	NoCache  bool        `help:"Run every check even when a passing receipt matches this tree."`
 }
 
 func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
-	if err := validateLimits(r.Budget, r.Timeout, r.Jobs); err != nil {
-		return err
+	req := gate.Request{
+		Dir: g.Dir, Quick: r.Quick, Budget: time.Duration(r.Budget), Timeout: time.Duration(r.Timeout),
+		Jobs: int(r.Jobs), FailFast: r.FailFast, NoCache: r.NoCache,
+		Caller: receipt.Caller{Kind: gate.CallerCLI}, Environ: os.Environ(),
 	}
-	req := verifyRequest{Dir: g.Dir, Quick: r.Quick, Budget: r.Budget, Timeout: r.Timeout, Jobs: r.Jobs, FailFast: r.FailFast, NoCache: r.NoCache, Caller: caller{Kind: "cli"}}
 	if isTerminal(e.stderr) {
 		req.Progress = e.stderr
 	}
-	v, err := verify(ctx, req)
+	v, err := gate.Verify(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -39,16 +45,41 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 	return &verdict.CodeError{Code: v.Verdict.Code}
 }
 
-func validateLimits(budget, timeout time.Duration, jobs int) error {
-	switch {
-	case budget < 0:
-		return verdict.Usagef("--budget must be positive, got %s", budget)
-	case timeout < 0:
-		return verdict.Usagef("--timeout must be positive, got %s", timeout)
-	case jobs < 0:
-		return verdict.Usagef("--jobs must be at least 1, got %d", jobs)
+// positiveDur is a duration flag that, when given, must be more than 0:
+// absent means the default, and 0s is never what a user wants.
+type positiveDur time.Duration
+
+// Decode reads the value itself, so that "-5s" is a value to refuse with
+// what is allowed, not kong's "expected a value but got a short flag".
+func (d *positiveDur) Decode(ctx *kong.DecodeContext) error {
+	s := flagValue(ctx)
+	v, err := time.ParseDuration(s)
+	if err != nil || v <= 0 {
+		return verdict.Usagef("--%s must be positive: a duration above zero, like 90s or 5m (got %q)", ctx.Value.Name, s)
 	}
+	*d = positiveDur(v)
 	return nil
+}
+
+// jobsCount is --jobs: at least 1 when given.
+type jobsCount int
+
+// Decode reads the value itself; see positiveDur.
+func (j *jobsCount) Decode(ctx *kong.DecodeContext) error {
+	s := flagValue(ctx)
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return verdict.Usagef("--%s must be at least 1: a whole number of checks to run at once (got %q)", ctx.Value.Name, s)
+	}
+	*j = jobsCount(n)
+	return nil
+}
+
+// flagValue pops a flag's value token as written, even one that starts
+// with a dash.
+func flagValue(ctx *kong.DecodeContext) string {
+	t := ctx.Scan.Pop()
+	return fmt.Sprint(t.Value)
 }
 
 // useColor is true only for a terminal, and never with NO_COLOR set to a

@@ -1,4 +1,4 @@
-package main
+package install
 
 import (
 	"context"
@@ -16,19 +16,19 @@ import (
 
 // installGit installs vbd as git's pre-commit hook in the effective hooks
 // directory, keeping any hook that was there and running it first.
-func installGit(ctx context.Context, g *Globals, e env, i *installCmd) error {
+func git(ctx context.Context, o Options) error {
 	var args []string
-	if i.Quick {
+	if o.Quick {
 		args = append(args, "--quick")
 	}
-	if i.Budget != "" {
-		b, err := time.ParseDuration(i.Budget)
+	if o.Budget != "" {
+		b, err := time.ParseDuration(o.Budget)
 		if err != nil || b <= 0 {
-			return verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", i.Budget)
+			return verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", o.Budget)
 		}
 		args = append(args, "--budget", b.String())
 	}
-	repo, err := gitRepo(g.Dir, "install git")
+	repo, err := gitRepo(o.Dir, "install git")
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func installGit(ctx context.Context, g *Globals, e env, i *installCmd) error {
 		return fmt.Errorf("install the git pre-commit hook: %w", err)
 	}
 
-	w := e.stdout
+	w := o.Out
 	for _, h := range res.Hooks {
 		verb := "installed"
 		if h.Updated {
@@ -57,7 +57,7 @@ func installGit(ctx context.Context, g *Globals, e env, i *installCmd) error {
 		}
 	}
 	mode := "full verification of what is being committed (reinstall with --quick for cheap checks only)"
-	if i.Quick {
+	if o.Quick {
 		mode = "quick: cheap checks only (vet, lint, typecheck, build) of what is being committed"
 	}
 	fmt.Fprintf(w, "  mode: %s\n", mode)
@@ -78,8 +78,8 @@ func stopsWhat(hook string) string {
 }
 
 // uninstallGit removes vbd's pre-commit hook and restores the hook it kept.
-func uninstallGit(ctx context.Context, g *Globals, e env, _ *uninstallCmd) error {
-	repo, err := gitRepo(g.Dir, "uninstall git")
+func uninstallGit(ctx context.Context, o Options) error {
+	repo, err := gitRepo(o.Dir, "uninstall git")
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func uninstallGit(ctx context.Context, g *Globals, e env, _ *uninstallCmd) error
 	if err != nil {
 		return fmt.Errorf("uninstall the git pre-commit hook: %w", err)
 	}
-	printUninstalled(e.stdout, repo.Root, res)
+	printUninstalled(o.Out, repo.Root, res)
 	return nil
 }
 
@@ -132,7 +132,7 @@ func gitRepo(dir, what string) (state.Repo, error) {
 // or a go install), its PATH name is recorded: it survives upgrades that
 // replace the versioned file behind it. Otherwise the binary's own path.
 func hookExecutable() (string, error) {
-	exe, err := vbdExecutable()
+	exe, err := Executable()
 	if err != nil {
 		return "", err
 	}

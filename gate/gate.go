@@ -1,0 +1,293 @@
+// Package gate owns one verification: it loads .vbd.toml and detects the
+// plan, applies a caller's scope, reuses an earlier passing receipt of the
+// same tree when it may, runs the checks, judges them into one verdict,
+// and writes the receipt. Every caller (the CLI, a harness hook, git's
+// pre-commit hook, vbd install measuring the suite) asks it the same way,
+// with a Request, and gets a *Verification back.
+//
+// The gate never reads vbd's own environment: the caller hands it the
+// environment checks start from (Request.Environ), so that git's
+// pre-commit path can clear the hook's variables for the checks without
+// touching vbd's own.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// Defaults for a run, when neither the request nor .vbd.toml sets them.
+const (
+	DefaultBudget = 10 * time.Minute
+	// keptRuns bounds the per-run log directories kept in the state dir.
+	keptRuns = 20
+	// minRunBudget is the least the checks are given however long detection
+	// took, so that a late start still reports "cut by budget" per check.
+	minRunBudget = 100 * time.Millisecond
+)
+
+// Caller kinds, for Request.Caller.Kind.
+const (
+	CallerCLI  = "cli"
+	CallerHook = "hook"
+	CallerGit  = "git"
+)
+
+// Runner runs a plan's tasks; runner.Run is the real one. Tests put a
+// fake behind it.
+type Runner interface {
+	Run(ctx context.Context, tasks []runner.Task, opts runner.Options) []runner.Result
+}
+
+// RunFunc adapts a function to Runner.
+type RunFunc func(ctx context.Context, tasks []runner.Task, opts runner.Options) []runner.Result
+
+// Run calls f.
+func (f RunFunc) Run(ctx context.Context, tasks []runner.Task, opts runner.Options) []runner.Result {
+	return f(ctx, tasks, opts)
+}
+
+// Request is what a caller asks of one verification.
+type Request struct {
+	// Dir is where to verify; its repository is found from it.
+	Dir   string
+	Quick bool
+	// Budget is the whole wall clock, detection included; zero means
+	// .vbd.toml's budget, else DefaultBudget.
+	Budget time.Duration
+	// Timeout caps each check; zero means the budget.
+	Timeout time.Duration
+	// Jobs is how many checks run at once; zero means .vbd.toml's jobs,
+	// else the number of CPUs.
+	Jobs     int
+	FailFast bool
+	// Scope, when set, returns a skip reason for a check that is out of
+	// scope (git's hook skips roots the commit does not touch); such
+	// checks are skipped with verdict.ReasonScope.
+	Scope func(detect.Check) string
+	// Progress, when set, receives a line as each check starts and ends.
+	Progress io.Writer
+	// NoCache forces a run even when a passing receipt matches the tree.
+	NoCache bool
+	// Caller says who asked, for the receipt.
+	Caller receipt.Caller
+	// StateFrom, when set, is the directory whose repository keeps the
+	// state (logs, receipts): a snapshot of the index is verified in a
+	// temp dir, but its records belong to the real repository. The
+	// fingerprint is then taken as of a staged snapshot.
+	StateFrom string
+	// Verified says what the checks run on, for the receipt; empty means
+	// receipt.VerifiedWorkTree.
+	Verified string
+	// Environ is the environment checks start from (runner.Environ then
+	// neutralises it). The gate never reads os.Environ itself.
+	Environ []string
+	// Runner runs the checks; nil means runner.Run.
+	Runner Runner
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Verification is everything one run found, did and decided.
+type Verification struct {
+	Repo     state.Repo
+	StateDir string
+	Config   *detect.Config
+	Plan     detect.Plan
+	Outcomes []verdict.Outcome
+	Verdict  verdict.Verdict
+	Started  time.Time
+	Ended    time.Time
+	Budget   time.Duration
+	// Warnings gathers the plan's warnings and environment that was
+	// cleared for checks.
+	Warnings []string
+	Request  Request
+	// Reused, when set, names the earlier passing receipt this
+	// verification reused instead of running checks.
+	Reused *receipt.ReusedFrom
+	// Hook, when set, records what a hook answered, for the receipt.
+	Hook *receipt.Hook
+	// Verified says what was verified: receipt.VerifiedWorkTree, the
+	// staged snapshot, or git's "work tree (matches the index)".
+	Verified string
+	// Stamp is the tree fingerprint taken before any check ran; nil when
+	// none was taken.
+	Stamp *receipt.Stamp
+	// Interrupted is true when vbd was stopped (a signal) before every
+	// check finished.
+	Interrupted bool
+}
+
+// Elapsed is the verification's wall-clock time.
+func (v *Verification) Elapsed() time.Duration {
+	if v.Ended.IsZero() {
+		return 0
+	}
+	return v.Ended.Sub(v.Started)
+}
+
+func (r Request) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+// Verify detects the plan, reuses or runs it, and decides the verdict. It
+// does not write the receipt: the caller saves it (Save) once it has
+// decided what it answers. An error means nothing was judged: a usage
+// error (bad .vbd.toml, no directory) is a *verdict.UsageError.
+func Verify(ctx context.Context, req Request) (*Verification, error) {
+	started := req.now()
+	repo, cfg, plan, err := LoadPlan(req.Dir, req.Quick)
+	if err != nil {
+		return nil, err
+	}
+	stateRepo := repo
+	if req.StateFrom != "" {
+		if stateRepo, err = state.Find(req.StateFrom); err != nil {
+			return nil, &verdict.UsageError{Err: err}
+		}
+	}
+	scoped := applyScope(&plan, req.Scope)
+	stateDir, err := state.Dir(stateRepo)
+	if err != nil {
+		return nil, err
+	}
+	verified := req.Verified
+	if verified == "" {
+		verified = receipt.VerifiedWorkTree
+	}
+	v := &Verification{
+		Repo: repo, StateDir: stateDir, Config: cfg, Plan: plan, Started: started,
+		Request: req, Verified: verified,
+	}
+	// tryReuse also takes the tree fingerprint the receipt records, so it
+	// runs with NoCache too; it honours NoCache itself.
+	if tryReuse(ctx, req, v) {
+		return v, nil
+	}
+	if err := run(ctx, req, v, scoped); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// applyScope marks the runnable checks the scope leaves out as skipped,
+// and returns their indices.
+func applyScope(plan *detect.Plan, scope func(detect.Check) string) map[int]bool {
+	scoped := map[int]bool{}
+	if scope == nil {
+		return scoped
+	}
+	for i, c := range plan.Checks {
+		if !c.Runs() {
+			continue
+		}
+		if why := scope(c); why != "" {
+			plan.Checks[i].Skipped = why
+			scoped[i] = true
+		}
+	}
+	return scoped
+}
+
+// run runs v's plan and judges it.
+func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool) error {
+	budget, jobs := Limits(req, v.Config)
+	// The budget is vbd's whole wall clock: detection and the fingerprint
+	// have already spent some of it.
+	runBudget := max(budget-req.now().Sub(v.Started), minRunBudget)
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = runBudget
+	}
+	runID := v.Started.UTC().Format("20060102T150405.000000000") + fmt.Sprintf("-%d", os.Getpid())
+	logDir := filepath.Join(v.StateDir, "logs", runID)
+	if err := os.MkdirAll(logDir, 0o755); err != nil {
+		return fmt.Errorf("create log dir: %w", err)
+	}
+	_ = state.PruneDirs(filepath.Join(v.StateDir, "logs"), keptRuns)
+
+	runnable := v.Plan.Runnable()
+	tasks, cleared := Tasks(v.Repo.Root, runnable, req.Environ, timeout)
+	warnings := append([]string(nil), v.Plan.Warnings...)
+	for _, kv := range cleared {
+		warnings = append(warnings, fmt.Sprintf("cleared %s for checks: it could turn a failing check into a pass", kv))
+	}
+	// Each finished check is judged as it ends, so that fail-fast stops on
+	// a real failure only: a non-zero exit that means "nothing configured"
+	// (pytest's 5, a missing script) is vacuous, not a reason to stop.
+	judged := make([]*verdict.Outcome, len(tasks))
+	opts := runner.Options{Jobs: jobs, Budget: runBudget, FailFast: req.FailFast, LogDir: logDir,
+		IsFailure: func(i int, r runner.Result) bool {
+			o := verdict.Judge(runnable[i], r)
+			judged[i] = &o
+			return o.Status.Failing()
+		}}
+	if req.Progress != nil {
+		opts.Progress = progressPrinter(req.Progress, v.Started, req.now)
+	}
+	rn := req.Runner
+	if rn == nil {
+		rn = RunFunc(runner.Run)
+	}
+	results := rn.Run(ctx, tasks, opts)
+	if len(results) != len(tasks) {
+		return fmt.Errorf("internal error: %d checks ran but %d results came back", len(tasks), len(results))
+	}
+	v.Outcomes = Merge(v.Plan, scoped, judged, results)
+	v.Ended = req.now()
+	v.Verdict = verdict.Decide(v.Outcomes, v.Ended.Sub(v.Started))
+	if errors.Is(context.Cause(ctx), runner.ErrInterrupted) {
+		v.Interrupted = true
+		v.Verdict.Reasons = append(v.Verdict.Reasons, "vbd was interrupted before every check finished")
+	}
+	v.Budget, v.Warnings = budget, warnings
+	return nil
+}
+
+// Merge puts the plan's outcomes in plan order: skipped checks (scoped
+// ones with verdict.ReasonScope), checks known to be vacuous, and the
+// runnable checks' results, in the order the plan lists them. judged
+// holds the outcomes already judged as checks ended (nil where none was).
+func Merge(plan detect.Plan, scoped map[int]bool, judged []*verdict.Outcome, results []runner.Result) []verdict.Outcome {
+	outcomes := make([]verdict.Outcome, 0, len(plan.Checks))
+	next := 0
+	for i, c := range plan.Checks {
+		switch {
+		case c.Skipped != "":
+			// Skipped wins: in quick mode a placeholder test is "skipped
+			// (quick)", not a warning about a check that was never due.
+			o := verdict.Skip(c)
+			if scoped[i] {
+				o.Reason = verdict.ReasonScope
+			}
+			outcomes = append(outcomes, o)
+		case c.Vacuous != "":
+			outcomes = append(outcomes, verdict.Outcome{Check: c, Status: verdict.Vacuous, Detail: c.Vacuous})
+		default:
+			// A finished check was judged when it ended (its scanner's
+			// evidence is read once); one never started is judged here.
+			if next < len(judged) && judged[next] != nil {
+				outcomes = append(outcomes, *judged[next])
+			} else {
+				outcomes = append(outcomes, verdict.Judge(c, results[next]))
+			}
+			next++
+		}
+	}
+	return outcomes
+}

@@ -1,0 +1,366 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// fakeEvidence is what a fake check's output proved.
+type fakeEvidence struct {
+	runner.Scanner
+	ev verdict.Evidence
+}
+
+func (f fakeEvidence) Evidence(int) verdict.Evidence { return f.ev }
+
+// fakeRun is how one fake check ends.
+type fakeRun struct {
+	status runner.Status
+	code   int
+	cause  error
+	ev     *verdict.Evidence
+}
+
+// fakeRunner plays each task by name from a table, in plan order, as the
+// real runner would with one job: fail-fast asks IsFailure, and a
+// cancelled context interrupts what is left.
+type fakeRunner struct {
+	runs map[string]fakeRun
+	// cancel, when set, is called after the named task ends.
+	cancelAfter string
+	cancel      func()
+
+	mu    sync.Mutex
+	calls int
+	tasks []runner.Task
+	opts  runner.Options
+}
+
+func (f *fakeRunner) Run(ctx context.Context, tasks []runner.Task, opts runner.Options) []runner.Result {
+	f.mu.Lock()
+	f.calls++
+	f.tasks, f.opts = tasks, opts
+	f.mu.Unlock()
+	out := make([]runner.Result, len(tasks))
+	stopped := false
+	for i, t := range tasks {
+		switch {
+		case ctx.Err() != nil:
+			out[i] = runner.Result{Status: runner.NotRunCut, ExitCode: -1, Cause: context.Cause(ctx)}
+			continue
+		case stopped:
+			out[i] = runner.Result{Status: runner.NotRunCut, ExitCode: -1, Cause: runner.ErrFailFast}
+			continue
+		}
+		r := f.runs[t.Name]
+		res := runner.Result{Status: r.status, ExitCode: r.code, Cause: r.cause, Duration: time.Millisecond}
+		if res.Status == "" {
+			res.Status = runner.Exited
+		}
+		if r.ev != nil {
+			res.Scanner = fakeEvidence{ev: *r.ev}
+		}
+		out[i] = res
+		if opts.FailFast && opts.IsFailure(i, res) {
+			stopped = true
+		}
+		if t.Name == f.cancelAfter && f.cancel != nil {
+			f.cancel()
+		}
+	}
+	return out
+}
+
+// repo makes a git repository holding the given .vbd.toml, committed.
+func repo(t *testing.T, toml string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".vbd.toml"), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "keep"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "init"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+const threeChecks = `
+disable = ["off"]
+
+[[check]]
+name = "lint"
+kind = "lint"
+run = "true"
+
+[[check]]
+name = "off"
+run = "true"
+
+[[check]]
+name = "unit"
+kind = "test"
+run = "true"
+
+[[check]]
+name = "sub"
+kind = "test"
+dir = "sub"
+run = "true"
+`
+
+func passed(n int) *verdict.Evidence {
+	return &verdict.Evidence{Runner: "fake", Counted: true, Passed: n, Total: n}
+}
+
+func skippedAll(n int) *verdict.Evidence {
+	return &verdict.Evidence{Runner: "fake", Counted: true, Skipped: n, Total: n, Vacuous: "all tests skipped"}
+}
+
+type row struct {
+	name   string
+	status verdict.Status
+	reason verdict.Reason
+}
+
+func rows(outs []verdict.Outcome) []row {
+	var r []row
+	for _, o := range outs {
+		r = append(r, row{o.Check.Name, o.Status, o.Reason})
+	}
+	return r
+}
+
+func TestVerifyOrchestration(t *testing.T) {
+	outOfSub := func(c detect.Check) string {
+		if c.Dir == "sub" {
+			return "scope: commit does not touch sub"
+		}
+		return ""
+	}
+	for name, c := range map[string]struct {
+		runs        map[string]fakeRun
+		failFast    bool
+		scope       func(detect.Check) string
+		cancelAfter string
+		want        []row
+		code        int
+		interrupted bool
+	}{
+		"plan order with a disabled check between": {
+			runs: map[string]fakeRun{"lint": {}, "unit": {ev: passed(3)}, "sub": {ev: passed(1)}},
+			want: []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Pass, ""}, {"sub", verdict.Pass, ""}},
+			code: verdict.ExitVerified,
+		},
+		"a scope skip is typed, and the rest still verifies": {
+			runs:  map[string]fakeRun{"lint": {}, "unit": {ev: passed(3)}},
+			scope: outOfSub,
+			want:  []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Pass, ""}, {"sub", verdict.Skipped, verdict.ReasonScope}},
+			code:  verdict.ExitVerified,
+		},
+		"vacuous tests beside a lint pass verify nothing": {
+			runs: map[string]fakeRun{"lint": {}, "unit": {ev: skippedAll(2)}, "sub": {ev: skippedAll(1)}},
+			want: []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Vacuous, ""}, {"sub", verdict.Vacuous, ""}},
+			code: verdict.ExitNothingVerified,
+		},
+		"fail-fast skips what follows a real failure": {
+			runs:     map[string]fakeRun{"lint": {code: 1}},
+			failFast: true,
+			want:     []row{{"lint", verdict.Fail, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Skipped, verdict.ReasonFailFast}, {"sub", verdict.Skipped, verdict.ReasonFailFast}},
+			code:     verdict.ExitFailed,
+		},
+		"fail-fast does not stop on a vacuous check": {
+			runs:     map[string]fakeRun{"lint": {}, "unit": {ev: skippedAll(2)}, "sub": {ev: passed(1)}},
+			failFast: true,
+			want:     []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Vacuous, ""}, {"sub", verdict.Pass, ""}},
+			code:     verdict.ExitVerified,
+		},
+		"budget and check limit are typed": {
+			runs: map[string]fakeRun{"lint": {status: runner.TimedOut, code: -1, cause: runner.ErrTaskTimeout}, "unit": {status: runner.TimedOut, code: -1, cause: runner.ErrBudget},
+				"sub": {status: runner.NotRunCut, code: -1, cause: runner.ErrBudget}},
+			want: []row{{"lint", verdict.Timeout, verdict.ReasonCheckLimit}, {"off", verdict.Skipped, ""}, {"unit", verdict.Timeout, verdict.ReasonBudget}, {"sub", verdict.NotRun, verdict.ReasonBudget}},
+			code: verdict.ExitFailed,
+		},
+		"an interrupt stops what is left and is marked": {
+			runs:        map[string]fakeRun{"lint": {}},
+			cancelAfter: "lint",
+			want:        []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Interrupted, verdict.ReasonInterrupted}, {"sub", verdict.Interrupted, verdict.ReasonInterrupted}},
+			code:        verdict.ExitFailed, interrupted: true,
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := repo(t, threeChecks)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			fr := &fakeRunner{runs: c.runs, cancelAfter: c.cancelAfter, cancel: func() { cancel(runner.ErrInterrupted) }}
+			v, err := Verify(ctx, Request{Dir: dir, FailFast: c.failFast, Scope: c.scope, NoCache: true, Runner: fr,
+				Environ: []string{"PATH=/usr/bin:/bin", "GIT_INDEX_FILE=/x"}, Caller: receipt.Caller{Kind: CallerCLI}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rows(v.Outcomes); !slices.Equal(got, c.want) {
+				t.Errorf("outcomes\n got %v\nwant %v", got, c.want)
+			}
+			if v.Verdict.Code != c.code {
+				t.Errorf("code %d, want %d (%s)", v.Verdict.Code, c.code, v.Verdict.Summary)
+			}
+			if v.Interrupted != c.interrupted {
+				t.Errorf("interrupted %v, want %v", v.Interrupted, c.interrupted)
+			}
+			if r := v.Receipt(receipt.Stamp{}); r.Interrupted != c.interrupted || len(r.Checks) != len(c.want) {
+				t.Errorf("receipt: interrupted %v, %d checks", r.Interrupted, len(r.Checks))
+			}
+		})
+	}
+}
+
+// The environment is the request's, never vbd's own: a variable only in
+// the request reaches the checks, one only in vbd's does not.
+func TestVerifyEnvironIsInjected(t *testing.T) {
+	t.Setenv("VBD_GATE_TEST_OWN", "leak")
+	dir := repo(t, threeChecks)
+	fr := &fakeRunner{runs: map[string]fakeRun{"lint": {}, "unit": {ev: passed(1)}, "sub": {ev: passed(1)}}}
+	if _, err := Verify(context.Background(), Request{Dir: dir, NoCache: true, Runner: fr, Environ: []string{"PATH=/bin", "VBD_GATE_TEST_GIVEN=1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(fr.tasks) != 3 {
+		t.Fatalf("%d tasks, want 3", len(fr.tasks))
+	}
+	for _, task := range fr.tasks {
+		env := strings.Join(task.Env, "\n")
+		if !strings.Contains(env, "VBD_GATE_TEST_GIVEN=1") || strings.Contains(env, "VBD_GATE_TEST_OWN") {
+			t.Errorf("%s: env %q", task.Name, task.Env)
+		}
+	}
+}
+
+// A passing run's receipt is reused for the same tree: the runner is not
+// called again, and the reuse names the receipt. NoCache runs again, and a
+// failing receipt is never reused.
+func TestVerifyReuse(t *testing.T) {
+	dir := repo(t, threeChecks)
+	ok := map[string]fakeRun{"lint": {}, "unit": {ev: passed(2)}, "sub": {ev: passed(1)}}
+	fr := &fakeRunner{runs: ok}
+	req := Request{Dir: dir, Runner: fr, Environ: []string{"PATH=/usr/bin:/bin"}}
+	first, err := Verify(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Reused != nil || first.Verdict.Code != verdict.ExitVerified {
+		t.Fatalf("first run: reused %v, %s", first.Reused, first.Verdict.Summary)
+	}
+	if first.Stamp == nil || first.Stamp.Fingerprint == "" {
+		t.Fatalf("no fingerprint: %+v", first.Stamp)
+	}
+	saved, err := first.Save(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Verify(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.calls != 1 || second.Reused == nil || second.Reused.Receipt != saved.ID {
+		t.Fatalf("second run: runner calls %d, reused %+v (want %s)", fr.calls, second.Reused, saved.ID)
+	}
+	if !strings.HasPrefix(second.Verdict.Summary, "verified (reused)") || len(second.Outcomes) != 4 {
+		t.Errorf("reused verdict %q, %d outcomes", second.Verdict.Summary, len(second.Outcomes))
+	}
+	noCache := req
+	noCache.NoCache = true
+	if v, err := Verify(context.Background(), noCache); err != nil || v.Reused != nil || fr.calls != 2 {
+		t.Fatalf("--no-cache: err %v, reused %v, calls %d", err, v.Reused, fr.calls)
+	}
+
+	// A quick pass does not answer a full request.
+	dir2 := repo(t, threeChecks)
+	fr2 := &fakeRunner{runs: ok}
+	quick := Request{Dir: dir2, Quick: true, Runner: fr2, Environ: []string{"PATH=/usr/bin:/bin"}}
+	v, err := Verify(context.Background(), quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	full := quick
+	full.Quick = false
+	if v, err := Verify(context.Background(), full); err != nil || v.Reused != nil {
+		t.Fatalf("full after quick: err %v, reused %v", err, v.Reused)
+	}
+
+	// A failure is saved but never reused.
+	dir3 := repo(t, threeChecks)
+	fr3 := &fakeRunner{runs: map[string]fakeRun{"lint": {code: 1}}}
+	fail := Request{Dir: dir3, Runner: fr3, Environ: []string{"PATH=/usr/bin:/bin"}}
+	v, err = Verify(context.Background(), fail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := Verify(context.Background(), fail); err != nil || v.Reused != nil || fr3.calls != 2 {
+		t.Fatalf("after a failure: err %v, reused %v, calls %d", err, v.Reused, fr3.calls)
+	}
+}
+
+// A bad .vbd.toml is a usage error, and nothing runs.
+func TestVerifyBadConfig(t *testing.T) {
+	dir := repo(t, "budget = 12\n")
+	fr := &fakeRunner{}
+	_, err := Verify(context.Background(), Request{Dir: dir, Runner: fr})
+	var ue *verdict.UsageError
+	if !errors.As(err, &ue) || fr.calls != 0 {
+		t.Fatalf("err %v (%T), runner calls %d", err, err, fr.calls)
+	}
+}
+
+// The defaults the issue names: a 10m budget and one check per CPU, from
+// .vbd.toml when set there, with the request winning over the file.
+func TestLimits(t *testing.T) {
+	cfg := &detect.Config{Budget: 3 * time.Minute, Jobs: 2}
+	for name, c := range map[string]struct {
+		req    Request
+		cfg    *detect.Config
+		budget time.Duration
+		jobs   int
+	}{
+		"defaults":           {Request{}, nil, 10 * time.Minute, runtime.NumCPU()},
+		"config":             {Request{}, cfg, 3 * time.Minute, 2},
+		"request wins":       {Request{Budget: time.Minute, Jobs: 5}, cfg, time.Minute, 5},
+		"zero config fields": {Request{}, &detect.Config{}, 10 * time.Minute, runtime.NumCPU()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			budget, jobs := Limits(c.req, c.cfg)
+			if budget != c.budget || jobs != c.jobs {
+				t.Errorf("got budget %s jobs %d, want %s and %d", budget, jobs, c.budget, c.jobs)
+			}
+		})
+	}
+}

@@ -1,0 +1,52 @@
+package gate
+
+import (
+	"bufio"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// KillChecks ends a child that leads its own process group (as every
+// check does), with its group, and leaves a child in vbd's own group alone.
+func TestKillChecks(t *testing.T) {
+	leader := exec.Command("sh", "-c", "sleep 300 & echo started; wait")
+	out, err := leader.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	leader.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	plain := exec.Command("sleep", "300")
+	for _, c := range []*exec.Cmd{leader, plain} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { _ = plain.Process.Kill(); _ = plain.Wait() }()
+	done := make(chan error, 1)
+	// Once the shell has started its sleep, there is a grandchild to kill.
+	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- leader.Wait() }()
+	if n := KillChecks(); n != 1 {
+		t.Errorf("killed %d groups, want 1", n)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the check's group was not killed")
+	}
+	// The grandchild, orphaned and killed, is reaped by init shortly.
+	deadline := time.Now().Add(3 * time.Second)
+	for syscall.Kill(-leader.Process.Pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("a process of the check's group survived")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := plain.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("a child outside any check group was killed: %v", err)
+	}
+}

@@ -1,0 +1,111 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// LoadPlan resolves the repository, reads .vbd.toml and detects the plan.
+// A bad config is a usage error: exit 2 with the key and line named.
+func LoadPlan(dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
+	repo, err := state.Find(dir)
+	if err != nil {
+		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
+	}
+	fsys := os.DirFS(repo.Root)
+	cfg, err := detect.LoadConfig(fsys)
+	if err != nil {
+		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
+	}
+	var files []string
+	if repo.IsGit() {
+		if files, err = detect.ListFiles(repo.Root); err != nil {
+			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
+		}
+	}
+	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Files: files, Config: cfg, LookPath: onPath})
+	if err != nil {
+		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
+	}
+	plan.Root = repo.Root
+	return repo, cfg, plan, nil
+}
+
+func onPath(tool string) bool {
+	_, err := exec.LookPath(tool)
+	return err == nil
+}
+
+// Limits resolves the budget and the parallelism: the request's, else
+// .vbd.toml's, else the defaults.
+func Limits(req Request, cfg *detect.Config) (budget time.Duration, jobs int) {
+	budget, jobs = req.Budget, req.Jobs
+	if budget <= 0 && cfg != nil {
+		budget = cfg.Budget
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if jobs <= 0 && cfg != nil {
+		jobs = cfg.Jobs
+	}
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	return budget, jobs
+}
+
+// Tasks turns the runnable checks into the runner's tasks, each with its
+// environment built from environ, and returns the variables cleared for
+// checks (the same for every check).
+func Tasks(root string, runnable []detect.Check, environ []string, timeout time.Duration) ([]runner.Task, []string) {
+	_, cleared := runner.Environ(environ, nil)
+	tasks := make([]runner.Task, 0, len(runnable))
+	for _, c := range runnable {
+		env, _ := runner.Environ(environ, c.Env)
+		t := timeout
+		if c.Timeout > 0 {
+			t = c.Timeout
+		}
+		tasks = append(tasks, runner.Task{
+			Name:       c.Name,
+			Argv:       c.Argv,
+			Dir:        filepath.Join(root, filepath.FromSlash(c.Dir)),
+			Env:        env,
+			Timeout:    t,
+			Quick:      c.Quick,
+			NewScanner: scannerFor(c),
+		})
+	}
+	return tasks, cleared
+}
+
+func scannerFor(c detect.Check) func() runner.Scanner {
+	return func() runner.Scanner { return verdict.NewScanner(c) }
+}
+
+// progressPrinter writes one line per started and finished check, so a
+// person watching a long run sees it move.
+func progressPrinter(w io.Writer, started time.Time, now func() time.Time) func(runner.Event) {
+	return func(e runner.Event) {
+		if !e.Done {
+			fmt.Fprintf(w, "  … %s started (%s)\n", e.Task.Name, verdict.Round(now().Sub(started)))
+			return
+		}
+		state := "done"
+		if e.Result.Failed() {
+			state = "did not pass"
+		}
+		fmt.Fprintf(w, "  %s %s after %s\n", e.Task.Name, state, verdict.Round(e.Result.Duration))
+	}
+}

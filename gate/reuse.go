@@ -1,0 +1,84 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
+)
+
+// tryReuse fingerprints the tree before anything runs, and when a passing
+// receipt of the same fingerprint and a mode at least as strong exists (and
+// reuse is not off), fills v from it and returns true: the run is skipped,
+// and says so.
+//
+// The fingerprint is kept in v.Stamp even when nothing is reused (and with
+// NoCache), so that the receipt records the tree the checks were started
+// on and a later run can reuse it.
+func tryReuse(ctx context.Context, req Request, v *Verification) bool {
+	stamp := takeStamp(ctx, req, v)
+	v.Stamp = &stamp
+	if req.NoCache || stamp.Fingerprint == "" || !ReuseOn(v.Config) {
+		return false
+	}
+	now := req.now()
+	q := receipt.Query{Fingerprint: stamp.Fingerprint, Mode: receipt.ModeOf(req.Quick), Now: now}
+	if v.Config != nil {
+		q.MaxAge = v.Config.ReuseMaxAge
+	}
+	from, err := receipt.Open(v.StateDir).FindReusable(q)
+	if err != nil || from == nil {
+		return false
+	}
+	v.Outcomes = from.Outcomes()
+	v.Verdict = from.Verdict.Decision()
+	v.Verdict.Summary = receipt.ReuseSummary(from, now)
+	v.Warnings = from.Warnings
+	v.Ended = now
+	v.Reused = &receipt.ReusedFrom{Receipt: from.ID, Fingerprint: from.Fingerprint, At: from.Started, Checks: from.Passed()}
+	return true
+}
+
+// ReuseOn reports whether .vbd.toml leaves reuse of passing receipts on.
+func ReuseOn(cfg *detect.Config) bool {
+	return cfg == nil || cfg.Reuse == nil || *cfg.Reuse
+}
+
+// takeStamp fingerprints what v is about to verify: the work tree, or for
+// git's pre-commit path (state kept elsewhere) the staged snapshot, which
+// is a throwaway repository whose HEAD and index are the commit's.
+func takeStamp(ctx context.Context, req Request, v *Verification) receipt.Stamp {
+	staged := req.StateFrom != ""
+	config, err := os.ReadFile(filepath.Join(v.Repo.Root, detect.ConfigFile))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		config = nil
+	case err != nil:
+		return receipt.Stamp{Root: v.Repo.Root, Staged: staged, Note: "no fingerprint, so not reusable: " + err.Error()}
+	}
+	return receipt.Take(ctx, v.Repo.Root, staged, v.Plan, config, Version())
+}
+
+// Version is vbd's version as receipts and fingerprints record it: the
+// module version when built with go install, else "devel" with the VCS
+// revision if known.
+func Version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel-" + s.Value[:12]
+		}
+	}
+	return "devel"
+}
