@@ -192,7 +192,7 @@ func runOne(ctx context.Context, index int, task *Task, opts Options) (r Result)
 		case ws.Exited():
 			r.ExitCode = ws.ExitStatus()
 		case ws.Signaled():
-			r.Signal = ws.Signal().String()
+			r.Signal = signalName(ws.Signal())
 		}
 	}
 	r.Status = Exited

@@ -237,7 +237,10 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 			t.Errorf("env still holds %s: %s", bad, got)
 		}
 	}
-	for _, want := range []string{"CI=true", "NO_COLOR=1", "GOFLAGS=-mod=mod -v", "PATH=/bin", "HOME=/h"} {
+	if strings.Contains(got, "NO_COLOR") {
+		t.Errorf("env sets NO_COLOR, which changes what a colour test sees: %s", got)
+	}
+	for _, want := range []string{"CI=true", "GOFLAGS=-mod=mod -v", "PATH=/bin", "HOME=/h"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("env lacks %s: %s", want, got)
 		}
@@ -245,12 +248,17 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 	if want := "GOFLAGS=-run=^$ MAKEFLAGS=n PYTEST_ADDOPTS=-k nothing"; strings.Join(cleared, " ") != want {
 		t.Errorf("cleared = %q, want %q", strings.Join(cleared, " "), want)
 	}
+	// A user's NO_COLOR passes through untouched, as does its absence.
+	env, _ = Environ([]string{"NO_COLOR=", "TERM=dumb"}, nil)
+	if strings.Join(env, " ") != "NO_COLOR= TERM=dumb CI=true" {
+		t.Errorf("user's NO_COLOR/TERM changed: %q", env)
+	}
 	env, _ = Environ([]string{"GOFLAGS=-mod=mod -run=x"}, nil)
-	if strings.Join(env, " ") != "GOFLAGS=-mod=mod CI=true NO_COLOR=1" {
+	if strings.Join(env, " ") != "GOFLAGS=-mod=mod CI=true" {
 		t.Errorf("safe GOFLAGS not kept: %q", env)
 	}
 	env, _ = Environ([]string{"GOFLAGS=-tags=integration"}, []string{"GOFLAGS=-v"})
-	if strings.Join(env, " ") != "GOFLAGS=-tags=integration -v CI=true NO_COLOR=1" {
+	if strings.Join(env, " ") != "GOFLAGS=-tags=integration -v CI=true" {
 		t.Errorf("injected -v replaced the user's safe GOFLAGS: %q", env)
 	}
 }
@@ -380,5 +388,27 @@ func TestStartAfterTheBudgetIsNotRun(t *testing.T) {
 	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{})
 	if r.Status != NotRunCut || !errors.Is(r.Cause, ErrBudget) || r.Err != nil {
 		t.Errorf("got %s cause %v err %v, want not run (budget)", r.Status, r.Cause, r.Err)
+	}
+}
+
+// EnvPolicy names every variable Environ sets or clears, with a reason.
+func TestEnvPolicyMatchesEnviron(t *testing.T) {
+	var base []string
+	for _, r := range EnvPolicy() {
+		if r.Why == "" {
+			t.Errorf("%s has no reason", r.Name)
+		}
+		if r.Action == "cleared" {
+			base = append(base, r.Name+"=x")
+		}
+	}
+	env, _ := Environ(base, nil)
+	if strings.Join(env, " ") != "CI=true" {
+		t.Errorf("policy's cleared variables survive Environ: %q", env)
+	}
+	for _, r := range EnvPolicy() {
+		if r.Name == "NO_COLOR" {
+			t.Error("EnvPolicy lists NO_COLOR")
+		}
 	}
 }
