@@ -142,11 +142,14 @@ func runOne(ctx context.Context, index int, task *Task, opts Options) (r Result)
 			r.Duration = time.Since(r.Started)
 			return r
 		}
-		out.setLog(f)
+		out.setLog(newCappedLog(f, opts.LogHead, opts.LogTail))
 	}
 	defer func() {
 		out.close()
 		r.Tail, r.Lines, r.Bytes = out.tailLines(), out.lines, out.bytes
+		if out.log != nil {
+			r.LogDropped, r.LogErr = out.log.dropped(), out.log.err
+		}
 	}()
 
 	if len(task.Argv) == 0 {

@@ -79,8 +79,14 @@ type Result struct {
 	Limit time.Duration
 	// Tail holds the last lines of output, bounded in count and width.
 	Tail []string
-	// LogPath is the file holding the full output, empty if none.
-	LogPath string
+	// LogPath is the file holding the output, empty if none. It keeps the
+	// first Options.LogHead and the last Options.LogTail bytes; LogDropped
+	// counts what was left out between them, at a marked gap.
+	LogPath    string
+	LogDropped int64
+	// LogErr is set when writing the log failed (a full disk): the log is
+	// then incomplete, and LogNote says so in words for the row.
+	LogErr error
 	// Lines and Bytes count the full output.
 	Lines int64
 	Bytes int64
@@ -112,6 +118,10 @@ type Options struct {
 	IsFailure func(index int, r Result) bool
 	// LogDir receives one log file per task; empty keeps no log.
 	LogDir string
+	// LogHead and LogTail bound each log on disk: the first LogHead and
+	// the last LogTail bytes are kept. Zero means DefaultLogHead (1 MB) and
+	// DefaultLogTail (16 MB).
+	LogHead, LogTail int64
 	// TailLines bounds the in-memory tail; zero means DefaultTailLines.
 	TailLines int
 	// Grace is the wait between SIGTERM and SIGKILL; zero means DefaultGrace.
