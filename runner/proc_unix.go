@@ -37,6 +37,7 @@ type processGroup struct {
 func newProcessGroup(cmd *exec.Cmd, grace time.Duration) *processGroup {
 	g := &processGroup{cmd: cmd, grace: grace}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setDeathSignal(cmd.SysProcAttr)
 	// Cancel runs when the check's context ends (its timeout, the budget or
 	// an interrupt). Signalling the negative pid reaches every process in
 	// the group, not just the shell or npm at its head.

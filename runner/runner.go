@@ -23,6 +23,10 @@ type Task struct {
 	Timeout time.Duration
 	// Quick tasks are started before the others.
 	Quick bool
+	// Expected is how long the task took last time (from the receipts),
+	// zero when unknown. When not every task can start at once, the
+	// longest expected starts first (see startOrder).
+	Expected time.Duration
 	// NewScanner, when set, returns the scanner that sees this task's
 	// output line by line.
 	NewScanner func() Scanner
@@ -95,6 +99,15 @@ type Result struct {
 	// PipeHeld is true when a process left behind held the output open
 	// after the check exited; vbd stopped waiting and killed its group.
 	PipeHeld bool
+	// Escaped lists the processes the check left running when it ended,
+	// in its process group or outside it (setsid, double fork); vbd
+	// killed and reaped every one. A row can say "left 1 process
+	// running: sleep 8882 (killed)".
+	Escaped []Proc
+	// EscapeNote is set where processes that leave a check's process
+	// group cannot be tracked (every system but Linux); Escaped is then
+	// only ever empty, which proves nothing.
+	EscapeNote string
 }
 
 // Failed reports whether the result counts against the run whatever its
@@ -105,7 +118,8 @@ func (r Result) Failed() bool {
 
 // Options tune a run. The zero value is usable: one job, no budget.
 type Options struct {
-	// Jobs is how many tasks run at once; below 1 means 1.
+	// Jobs is how many tasks run at once; below 1 means 1. DefaultJobs
+	// gives the default for a plan.
 	Jobs int
 	// Budget is the whole run's wall-clock limit; zero means none.
 	Budget time.Duration
@@ -126,6 +140,10 @@ type Options struct {
 	TailLines int
 	// Grace is the wait between SIGTERM and SIGKILL; zero means DefaultGrace.
 	Grace time.Duration
+	// StateDir, when set, is where vbd records the process groups it owns
+	// while checks run, so that a vbd killed with SIGKILL is cleaned up
+	// after by the next one; Run first calls RecoverOrphans on it.
+	StateDir string
 	// Progress, when set, is called as tasks start and end. It is called
 	// from several goroutines, one call at a time.
 	Progress func(Event)

@@ -386,7 +386,7 @@ func TestStartErrorsNameTheToolAndSayWhatToDo(t *testing.T) {
 func TestStartAfterTheBudgetIsNotRun(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(ErrBudget)
-	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{})
+	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{}, "")
 	if r.Status != NotRunCut || !errors.Is(r.Cause, ErrBudget) || r.Err != nil {
 		t.Errorf("got %s cause %v err %v, want not run (budget)", r.Status, r.Cause, r.Err)
 	}
@@ -410,6 +410,50 @@ func TestEnvPolicyMatchesEnviron(t *testing.T) {
 	for _, r := range EnvPolicy() {
 		if r.Name == "NO_COLOR" {
 			t.Error("EnvPolicy lists NO_COLOR")
+		}
+	}
+}
+
+// The start order is critical path first: unknown durations (quick ones
+// first), then known ones longest first; ties keep plan order.
+func TestStartOrderLongestFirst(t *testing.T) {
+	s := time.Second
+	tasks := []Task{
+		{Name: "short", Expected: 1 * s},
+		{Name: "new"},
+		{Name: "long", Expected: 3 * s},
+		{Name: "lint", Quick: true, Expected: 2 * s},
+		{Name: "vet", Quick: true},
+		{Name: "also-long", Expected: 3 * s},
+	}
+	var got []string
+	for _, i := range startOrder(tasks) {
+		got = append(got, tasks[i].Name)
+	}
+	if want := "vet new long also-long lint short"; strings.Join(got, " ") != want {
+		t.Errorf("start order %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// With one slot, the check expected to take longest starts first, and the
+// results still come back in plan order.
+func TestLongestExpectedStartsFirst(t *testing.T) {
+	tasks := []Task{
+		{Name: "short", Argv: []string{"sh", "-c", "date +%s%N"}, Expected: time.Second},
+		{Name: "long", Argv: []string{"sh", "-c", "date +%s%N"}, Expected: 5 * time.Second},
+	}
+	rs := Run(context.Background(), tasks, Options{Jobs: 1})
+	short, _ := strconv.ParseInt(rs[0].Tail[0], 10, 64)
+	long, _ := strconv.ParseInt(rs[1].Tail[0], 10, 64)
+	if long >= short {
+		t.Errorf("the long check started at %d, after the short one at %d", long, short)
+	}
+}
+
+func TestDefaultJobs(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 1: 1, 6: 6, 16: 16, 40: 16} {
+		if got := DefaultJobs(n); got != want {
+			t.Errorf("DefaultJobs(%d) = %d, want %d", n, got, want)
 		}
 	}
 }
