@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -325,3 +326,21 @@ func BenchmarkCapture(b *testing.B) {
 type passScanner struct{}
 
 func (passScanner) Line(l []byte) []byte { return l }
+
+// BenchmarkTrivialCheck is the cost of running `true` as a check (process
+// group, marker, capture, the sweep for escapees) beside running it bare.
+func BenchmarkTrivialCheck(b *testing.B) {
+	b.Run("bare", func(b *testing.B) {
+		for b.Loop() {
+			if err := exec.Command("true").Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("runner", func(b *testing.B) {
+		dir := b.TempDir()
+		for b.Loop() {
+			Run(context.Background(), []Task{{Name: "true", Argv: []string{"true"}}}, Options{LogDir: dir})
+		}
+	})
+}

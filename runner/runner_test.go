@@ -105,6 +105,15 @@ func TestRun(t *testing.T) {
 			},
 		},
 		{
+			name:  "a check killed by a signal names it as people write it",
+			tasks: []Task{sh("killed", "kill -KILL $$")},
+			check: func(t *testing.T, rs []Result) {
+				if rs[0].Status != Exited || rs[0].Signal != "SIGKILL" || rs[0].ExitCode != -1 {
+					t.Errorf("got %s signal %q exit %d, want signal SIGKILL", rs[0].Status, rs[0].Signal, rs[0].ExitCode)
+				}
+			},
+		},
+		{
 			name:  "a missing tool cannot start and says so",
 			tasks: []Task{{Name: "ghost", Argv: []string{"vbd-no-such-tool-xyz"}}},
 			check: func(t *testing.T, rs []Result) {
