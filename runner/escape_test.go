@@ -206,7 +206,8 @@ func TestRecoverOrphansAfterAKilledVbd(t *testing.T) {
 func TestRunRecordsItsGroups(t *testing.T) {
 	stateDir := t.TempDir()
 	owned := filepath.Join(stateDir, "owned")
-	task := sh("looks", "ls "+owned+" | wc -l; grep -c . /proc/$$/status >/dev/null")
+	// The record is written just after the check starts: wait for it.
+	task := sh("looks", "i=0; while [ $i -lt 100 ] && [ -z \"$(ls "+owned+" 2>/dev/null)\" ]; do sleep 0.05; i=$((i+1)); done; ls "+owned+" | wc -l")
 	rs := Run(context.Background(), []Task{task}, Options{StateDir: stateDir})
 	if rs[0].Status != Exited || strings.Join(rs[0].Tail, "") != "1" {
 		t.Errorf("while running, the state dir held %q records, want 1", rs[0].Tail)
