@@ -221,3 +221,9 @@ func killMarked(prefix string) int {
 	}
 	return n
 }
+
+// running reports whether pid is a live process, not a zombie.
+func running(pid int) bool {
+	st, ok := readStat(pid)
+	return ok && st.state != 'Z'
+}

@@ -216,3 +216,69 @@ func TestRunRecordsItsGroups(t *testing.T) {
 		t.Errorf("%d records left after the run", len(left))
 	}
 }
+
+// vbd killed with SIGKILL: its check's leader dies with it (Pdeathsig), and
+// the next vbd's RecoverOrphans stops the process that had escaped the
+// check's group and forgets the dead vbd's records. The "vbd" here is this
+// test binary run again as a child.
+func TestKilledVbdLeavesNothingRunning(t *testing.T) {
+	if dir := os.Getenv("VBD_DEATHTEST_DIR"); dir != "" {
+		check := sh("long", "setsid sleep 601.5 >/dev/null 2>&1 & echo $! > "+filepath.Join(dir, "escapee")+"; echo $$ > "+filepath.Join(dir, "leader")+"; exec sleep 600.5")
+		Run(context.Background(), []Task{check}, Options{StateDir: dir})
+		return
+	}
+	dir := t.TempDir()
+	vbd := exec.Command(os.Args[0], "-test.run=^TestKilledVbdLeavesNothingRunning$", "-test.count=1")
+	vbd.Env = append(os.Environ(), "VBD_DEATHTEST_DIR="+dir)
+	if err := vbd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	readPID := func(name string) int {
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if pid, err2 := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && err2 == nil {
+				return pid
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		_ = vbd.Process.Kill()
+		t.Fatalf("the check never wrote %s", name)
+		return 0
+	}
+	leader, escapee := readPID("leader"), readPID("escapee")
+	// vbd records the group just after starting the check.
+	for i := 0; i < 500; i++ {
+		if m, _ := filepath.Glob(filepath.Join(dir, "owned", "*.json")); len(m) > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := vbd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = vbd.Wait()
+	waitDead(t, leader) // Pdeathsig
+	if !alive(escapee) {
+		t.Fatalf("the escapee %d died with vbd; the test proves nothing", escapee)
+	}
+	recs, _ := os.ReadDir(filepath.Join(dir, "owned"))
+	env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", escapee))
+	note, err := RecoverOrphans(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(note, "stopped 1 check process still running") {
+		var marker string
+		for kv := range strings.SplitSeq(string(env), "\x00") {
+			if strings.HasPrefix(kv, markerVar) {
+				marker = kv
+			}
+		}
+		t.Errorf("note = %q; records %v; escapee's %s", note, recs, marker)
+	}
+	waitDead(t, escapee)
+	if left, _ := os.ReadDir(filepath.Join(dir, "owned")); len(left) != 0 {
+		t.Errorf("%d records of the dead vbd left", len(left))
+	}
+}

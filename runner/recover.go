@@ -102,7 +102,7 @@ func killRecordedGroup(value string) bool {
 		return false
 	}
 	start, _ := strconv.ParseUint(startText, 10, 64)
-	if start != 0 && state.StartTime(pgid) != start {
+	if start != 0 && (state.StartTime(pgid) != start || !running(pgid)) {
 		return false
 	}
 	return syscall.Kill(-pgid, syscall.SIGKILL) == nil

@@ -117,6 +117,14 @@ func Orphaned(stateDir string) ([]Record, error) {
 	self := Self()
 	var out []Record
 	for _, e := range entries {
+		if tmp := strings.TrimPrefix(e.Name(), "."); tmp != e.Name() && strings.Contains(tmp, ".json.tmp-") {
+			// A record half written when its vbd was killed.
+			var o Owner
+			if _, err := fmt.Sscanf(tmp, "%d-%d-", &o.PID, &o.Start); err == nil && o != self && !o.Alive() {
+				_ = os.Remove(filepath.Join(ownedDir(stateDir), e.Name()))
+			}
+			continue
+		}
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
