@@ -344,3 +344,14 @@ func BenchmarkTrivialCheck(b *testing.B) {
 		}
 	})
 }
+
+// A log that cannot even be created costs the log, not the check.
+func TestUncreatableLogStillRunsTheCheck(t *testing.T) {
+	r := Run(context.Background(), []Task{sh("runs", "echo ran")}, Options{LogDir: filepath.Join(t.TempDir(), "missing")})[0]
+	if r.Status != Exited || r.ExitCode != 0 || strings.Join(r.Tail, "") != "ran" {
+		t.Fatalf("got %s exit %d tail %q", r.Status, r.ExitCode, r.Tail)
+	}
+	if r.LogPath != "" || !strings.HasPrefix(r.LogNote(), "log incomplete: ") {
+		t.Errorf("LogPath %q, LogNote %q", r.LogPath, r.LogNote())
+	}
+}

@@ -187,14 +187,16 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, marker str
 	}
 	out := newCapture(scanner, tailLines)
 	if opts.LogDir != "" {
-		r.LogPath = logPath(opts.LogDir, index, task.Name)
-		f, err := os.Create(r.LogPath)
-		if err != nil {
-			r.Status, r.Err = StartFailed, fmt.Errorf("create log file: %w", err)
-			r.Duration = time.Since(r.Started)
-			return r
+		path := logPath(opts.LogDir, index, task.Name)
+		if f, err := os.Create(path); err != nil {
+			// A full disk or a read-only state dir costs the log, not the
+			// check: it runs, its tail is kept, and LogNote says why there
+			// is no log.
+			r.LogErr = fmt.Errorf("create log file: %w", err)
+		} else {
+			r.LogPath = path
+			out.setLog(newCappedLog(f, opts.LogHead, opts.LogTail))
 		}
-		out.setLog(newCappedLog(f, opts.LogHead, opts.LogTail))
 	}
 	defer func() {
 		out.close()
