@@ -12,6 +12,8 @@ import (
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // ConfigFile is the name of vbd's configuration file at the repository root.
@@ -31,6 +33,9 @@ type Config struct {
 	Reuse *bool
 	// ReuseMaxAge caps how old a reused result may be.
 	ReuseMaxAge time.Duration
+	// MaxStateSize caps vbd's state dir in bytes (logs and receipts);
+	// zero means state.DefaultMaxStateSize.
+	MaxStateSize int64
 
 	// disableLine is where `disable` was written, so a warning about a
 	// name that matches nothing can point at it.
@@ -74,6 +79,7 @@ type rawConfig struct {
 	Disable     []string   `toml:"disable"`
 	Reuse       *bool      `toml:"reuse"`
 	ReuseMaxAge *string    `toml:"reuse_max_age"`
+	MaxState    *string    `toml:"max_state_size"`
 	Check       []rawCheck `toml:"check"`
 }
 
@@ -88,7 +94,7 @@ type rawCheck struct {
 
 // The keys the file may hold, for "unknown key" messages.
 var (
-	topKeys   = []string{"budget", "jobs", "disable", "reuse", "reuse_max_age", "check"}
+	topKeys   = []string{"budget", "jobs", "disable", "reuse", "reuse_max_age", "max_state_size", "check"}
 	checkKeys = []string{"name", "run", "dir", "kind", "quick", "timeout"}
 )
 
@@ -99,6 +105,8 @@ func keyWants(key string) string {
 		return `a duration string such as "5m" or "90s"`
 	case "jobs":
 		return "a whole number such as 4"
+	case "max_state_size":
+		return `a size string such as "512MB"`
 	case "disable":
 		return `an array of check names such as ["go vet"]`
 	case "reuse", "check.quick":
@@ -146,6 +154,12 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 	if raw.ReuseMaxAge != nil {
 		if cfg.ReuseMaxAge, err = parseDuration("reuse_max_age", *raw.ReuseMaxAge, lines.top["reuse_max_age"]); err != nil {
 			return nil, err
+		}
+	}
+	if raw.MaxState != nil {
+		if cfg.MaxStateSize, err = state.ParseSize(*raw.MaxState); err != nil {
+			return nil, &ConfigError{Key: "max_state_size", Line: lines.top["max_state_size"],
+				Msg: fmt.Sprintf("max_state_size = %v; it caps vbd's logs and receipts under the git dir", err)}
 		}
 	}
 	if raw.Jobs != nil {

@@ -17,6 +17,7 @@ jobs = 4
 disable = ["go vet", "npm run lint (web)"]
 reuse = false
 reuse_max_age = "2h"
+max_state_size = "64MB"
 
 [[check]]
 name = "integration"
@@ -34,8 +35,8 @@ quick = true
 	if err != nil {
 		t.Fatalf("LoadConfig: %v", err)
 	}
-	if cfg.Budget != 5*time.Minute || cfg.Jobs != 4 || cfg.ReuseMaxAge != 2*time.Hour {
-		t.Errorf("budget %v jobs %d reuse_max_age %v", cfg.Budget, cfg.Jobs, cfg.ReuseMaxAge)
+	if cfg.Budget != 5*time.Minute || cfg.Jobs != 4 || cfg.ReuseMaxAge != 2*time.Hour || cfg.MaxStateSize != 64<<20 {
+		t.Errorf("budget %v jobs %d reuse_max_age %v max_state_size %d", cfg.Budget, cfg.Jobs, cfg.ReuseMaxAge, cfg.MaxStateSize)
 	}
 	if cfg.Reuse == nil || *cfg.Reuse {
 		t.Errorf("reuse = %v, want false", cfg.Reuse)
@@ -46,11 +47,11 @@ quick = true
 	if len(cfg.Checks) != 2 {
 		t.Fatalf("checks %+v", cfg.Checks)
 	}
-	want := ConfigCheck{Name: "integration", Run: "go test -tags integration ./...", Dir: "svc", Kind: KindTest, Timeout: 90 * time.Second, Line: 8}
+	want := ConfigCheck{Name: "integration", Run: "go test -tags integration ./...", Dir: "svc", Kind: KindTest, Timeout: 90 * time.Second, Line: 9}
 	if cfg.Checks[0] != want {
 		t.Errorf("check 0 = %+v, want %+v", cfg.Checks[0], want)
 	}
-	want = ConfigCheck{Name: "fmt", Run: "gofmt -l .", Dir: ".", Kind: KindOther, Quick: true, Line: 15}
+	want = ConfigCheck{Name: "fmt", Run: "gofmt -l .", Dir: ".", Kind: KindOther, Quick: true, Line: 16}
 	if cfg.Checks[1] != want {
 		t.Errorf("check 1 = %+v, want %+v", cfg.Checks[1], want)
 	}
@@ -77,7 +78,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		"unknown top-level key": {
 			file: "budget = \"1m\"\n\nbudgte = \"5m\"\n",
 			key:  "budgte", line: 3,
-			msg: `.vbd.toml:3: unknown key "budgte" (known keys: budget, jobs, disable, reuse, reuse_max_age, check)`,
+			msg: `.vbd.toml:3: unknown key "budgte" (known keys: budget, jobs, disable, reuse, reuse_max_age, max_state_size, check)`,
 		},
 		"unknown key in [[check]]": {
 			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ncommand = \"y\"\n",
@@ -108,6 +109,21 @@ func TestLoadConfigErrors(t *testing.T) {
 			file: "budget = \"-1m\"\n",
 			key:  "budget", line: 1,
 			msg: "is negative",
+		},
+		"max_state_size not a size": {
+			file: "max_state_size = \"lots\"\n",
+			key:  "max_state_size", line: 1,
+			msg: `.vbd.toml:1: max_state_size = "lots" is not a size; write it like "512MB" or "2GB"`,
+		},
+		"max_state_size zero": {
+			file: "jobs = 1\nmax_state_size = \"0MB\"\n",
+			key:  "max_state_size", line: 2,
+			msg: "is not a positive size",
+		},
+		"max_state_size wrong type": {
+			file: "max_state_size = 512\n",
+			key:  "max_state_size", line: 1,
+			msg: `max_state_size must be a size string such as "512MB"`,
 		},
 		"negative jobs": {
 			file: "jobs = -2\n",

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // Snapshot directories are named SnapshotPrefix + something, so a later run
@@ -50,6 +52,8 @@ type Snapshot struct {
 	Notes []string
 	// base is the directory Remove deletes.
 	base string
+	// release drops the crash-recovery record of base (state.Own).
+	release func()
 }
 
 // Materialise writes the index that g's environment names into a new
@@ -78,6 +82,11 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 		return nil, err
 	}
 	s := &Snapshot{Dir: filepath.Join(base, filepath.Base(root)), base: base}
+	// Recorded for crash recovery: if this vbd is SIGKILLed, the next one
+	// removes base (runner.RecoverOrphans).
+	if stateDir, err := g.gitPath(ctx, "vbd"); err == nil {
+		s.release, _ = state.Own(stateDir, state.KindDir, base)
+	}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, s.Remove())
@@ -184,7 +193,11 @@ func (s *Snapshot) Remove() error {
 	if s == nil || s.base == "" {
 		return nil
 	}
-	return removeAll(s.base)
+	err := removeAll(s.base)
+	if err == nil && s.release != nil {
+		s.release()
+	}
+	return err
 }
 
 // snapshotParent is the system temp dir, unless that lies inside the work

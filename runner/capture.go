@@ -1,9 +1,7 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
-	"os"
 	"regexp"
 	"sync"
 )
@@ -14,89 +12,229 @@ const maxTailLineBytes = 1000
 var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
 // capture receives a check's combined output. It hands each line to the
-// scanner, writes the scanner's text to the log file, and keeps only the
-// last lines in memory, so memory stays flat however much a check prints.
+// scanner, writes the scanner's text to the log, and keeps the last bytes of
+// that text in a ring, so memory stays flat however much a check prints.
+//
+// Most lines cost one IndexByte and one scanner call: a line the scanner
+// passes through unchanged joins a run of such lines that goes to the log
+// and the ring in one copy. Only the tail lines that are shown are split and
+// cleaned of ANSI escapes, once, when the check ends (tailLines).
 type capture struct {
-	mu       sync.Mutex
-	scanner  Scanner
-	log      *os.File
-	logBuf   *bufio.Writer
-	partial  []byte
-	tail     []string
-	next     int // ring index
-	full     bool
-	lines    int64
-	bytes    int64
-	maxLines int
+	mu      sync.Mutex
+	scanner Scanner
+	log     *cappedLog // nil keeps no log
+	partial []byte     // an unterminated line waiting for its newline
+	ring    tailRing
+	lines   int64
+	bytes   int64
+	tailN   int
 }
 
 func newCapture(s Scanner, tailLines int) *capture {
-	return &capture{scanner: s, maxLines: tailLines, tail: make([]string, tailLines)}
+	// Every line enters the ring cut to maxTailLineBytes plus "…" and a
+	// newline, so the ring always holds at least tailLines whole lines.
+	return &capture{scanner: s, tailN: tailLines, ring: newTailRing(tailLines * (maxTailLineBytes + 4))}
 }
 
-func (c *capture) setLog(f *os.File) {
-	c.log = f
-	c.logBuf = bufio.NewWriterSize(f, 32<<10)
-}
+func (c *capture) setLog(l *cappedLog) { c.log = l }
 
 func (c *capture) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.bytes += int64(len(p))
 	rest := p
-	for len(rest) > 0 {
+	if len(c.partial) > 0 {
 		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
-			c.partial = append(c.partial, rest...)
-			if len(c.partial) >= maxLineBytes {
-				c.emit(c.partial)
-				c.partial = c.partial[:0]
-			}
+			c.addPartial(rest)
+			return len(p), nil
+		}
+		c.partial = append(c.partial, rest[:i]...)
+		c.emitSplit(c.partial)
+		c.partial = c.partial[:0]
+		rest = rest[i+1:]
+	}
+	// rest[span:pos] is a run of whole lines, newlines included, that go to
+	// the log and the ring as they are. This loop runs once per line, so it
+	// keeps to locals and finds short lines' ends without a call.
+	span, pos, lines, scanner := 0, 0, int64(0), c.scanner
+	for pos < len(rest) {
+		i := pos
+		for i < len(rest) && i-pos < 16 && rest[i] != '\n' {
+			i++
+		}
+		if i == len(rest) {
 			break
 		}
-		if len(c.partial) > 0 {
-			c.partial = append(c.partial, rest[:i]...)
-			c.emit(c.partial)
-			c.partial = c.partial[:0]
-		} else {
-			c.emit(rest[:i])
+		if rest[i] != '\n' {
+			j := bytes.IndexByte(rest[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j
 		}
-		rest = rest[i+1:]
+		line, end := rest[pos:i], i+1
+		if len(line) > maxTailLineBytes {
+			// Rare: a long line is cut for the tail (and split for the
+			// scanner past maxLineBytes), so it leaves the run.
+			c.lines += lines
+			lines = 0
+			c.flushSpan(rest[span:pos])
+			c.emitLong(line, rest[pos:end])
+			span, pos = end, end
+			continue
+		}
+		lines++
+		if scanner != nil {
+			if text := scanner.Line(line); !sameBytes(text, line) {
+				c.lines += lines
+				lines = 0
+				c.flushSpan(rest[span:pos])
+				if text != nil {
+					c.emitText(text)
+				}
+				span = end
+			}
+		}
+		pos = end
+	}
+	c.lines += lines
+	c.flushSpan(rest[span:pos])
+	if pos < len(rest) {
+		c.addPartial(rest[pos:])
 	}
 	return len(p), nil
 }
 
-// emit handles one complete line, splitting any that is too long to keep.
-func (c *capture) emit(line []byte) {
-	for len(line) > maxLineBytes {
-		c.emitOne(line[:maxLineBytes])
-		line = line[maxLineBytes:]
+// sameBytes reports whether the scanner handed back the line itself, which
+// is the common case and lets the line stay in its run.
+func sameBytes(text, line []byte) bool {
+	if len(text) != len(line) || text == nil {
+		return false
 	}
-	c.emitOne(line)
+	return len(line) == 0 || &text[0] == &line[0]
 }
 
-func (c *capture) emitOne(line []byte) {
+func (c *capture) flushSpan(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if c.log != nil {
+		c.log.write(b)
+	}
+	c.ring.write(b)
+}
+
+// addPartial keeps an unterminated line. Past maxLineBytes its start is
+// emitted as a line of its own, exactly as a whole line that long is split,
+// so what is kept does not depend on how the output was chunked.
+func (c *capture) addPartial(b []byte) {
+	c.partial = append(c.partial, b...)
+	if len(c.partial) <= maxLineBytes {
+		return
+	}
+	n := (len(c.partial) - 1) / maxLineBytes * maxLineBytes
+	c.emitSplit(c.partial[:n])
+	c.partial = c.partial[:copy(c.partial, c.partial[n:])]
+}
+
+// emitLong handles one line longer than the tail keeps; withNL is the same
+// line with its newline, as it came.
+func (c *capture) emitLong(line, withNL []byte) {
+	if len(line) > maxLineBytes {
+		c.emitSplit(line)
+		return
+	}
 	c.lines++
 	text := line
 	if c.scanner != nil {
 		text = c.scanner.Line(line)
-		if text == nil {
-			return
-		}
 	}
-	if c.logBuf != nil {
-		_, _ = c.logBuf.Write(text)
-		if len(text) == 0 || text[len(text)-1] != '\n' {
-			_ = c.logBuf.WriteByte('\n')
+	switch {
+	case sameBytes(text, line):
+		if c.log != nil {
+			c.log.write(withNL)
 		}
-	}
-	for _, l := range bytes.Split(bytes.TrimSuffix(text, []byte("\n")), []byte("\n")) {
-		c.pushTail(l)
+		c.ring.pushLine(line)
+	case text != nil:
+		c.emitText(text)
 	}
 }
 
-func (c *capture) pushTail(line []byte) {
-	line = ansiEscape.ReplaceAll(line, nil)
+// emitSplit handles a line that is not part of the caller's buffer or is
+// too long to keep, cutting it into lines of at most maxLineBytes.
+func (c *capture) emitSplit(line []byte) {
+	for {
+		piece := line[:min(len(line), maxLineBytes)]
+		line = line[len(piece):]
+		c.lines++
+		text := piece
+		if c.scanner != nil {
+			text = c.scanner.Line(piece)
+		}
+		if text != nil {
+			c.emitText(text)
+		}
+		if len(line) == 0 {
+			return
+		}
+	}
+}
+
+// emitText logs text that replaces a line, ending it with a newline.
+func (c *capture) emitText(text []byte) {
+	if c.log != nil {
+		c.log.write(text)
+		if len(text) == 0 || text[len(text)-1] != '\n' {
+			c.log.write(newline)
+		}
+	}
+	text = bytes.TrimSuffix(text, newline)
+	if len(text) <= maxTailLineBytes {
+		c.ring.write(text)
+		c.ring.write(newline)
+		return
+	}
+	for l := range bytes.SplitSeq(text, newline) {
+		c.ring.pushLine(l)
+	}
+}
+
+var newline = []byte{'\n'}
+
+// close flushes a last unterminated line and the log file.
+func (c *capture) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.partial) > 0 {
+		c.emitSplit(c.partial)
+		c.partial = nil
+	}
+	if c.log != nil {
+		c.log.close()
+	}
+}
+
+// tailLines returns the last lines shown to people, cleaned of ANSI
+// escapes and of progress bars redrawn with \r.
+func (c *capture) tailLines() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	raw := c.ring.lastLines(c.tailN)
+	if len(raw) == 0 {
+		return nil
+	}
+	out := make([]string, len(raw))
+	for i, l := range raw {
+		out[i] = cleanTailLine(l)
+	}
+	return out
+}
+
+func cleanTailLine(line []byte) string {
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		line = ansiEscape.ReplaceAll(line, nil)
+	}
 	if i := bytes.LastIndexByte(bytes.TrimRight(line, "\r"), '\r'); i >= 0 {
 		line = line[i+1:] // a progress bar redrawn with \r: keep what was shown last
 	}
@@ -104,35 +242,70 @@ func (c *capture) pushTail(line []byte) {
 	if len(line) > maxTailLineBytes {
 		line = append(line[:maxTailLineBytes:maxTailLineBytes], "…"...)
 	}
-	c.tail[c.next] = string(line)
-	c.next = (c.next + 1) % c.maxLines
-	if c.next == 0 {
-		c.full = true
+	return string(line)
+}
+
+// tailRing keeps the last bytes of the text shown for a check.
+type tailRing struct {
+	buf     []byte
+	pos     int
+	wrapped bool
+}
+
+func newTailRing(size int) tailRing { return tailRing{buf: make([]byte, max(size, 1))} }
+
+func (r *tailRing) write(b []byte) {
+	if len(b) >= len(r.buf) {
+		copy(r.buf, b[len(b)-len(r.buf):])
+		r.pos, r.wrapped = 0, true
+		return
+	}
+	n := copy(r.buf[r.pos:], b)
+	if n < len(b) {
+		copy(r.buf, b[n:])
+		r.wrapped = true
+	}
+	r.pos = (r.pos + len(b)) % len(r.buf)
+	if r.pos == 0 && len(b) > 0 {
+		r.wrapped = true
 	}
 }
 
-// close flushes a last unterminated line and the log file.
-func (c *capture) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.partial) > 0 {
-		c.emit(c.partial)
-		c.partial = nil
+// pushLine adds one line cut to what the tail shows: the part after the
+// last carriage return, at most maxTailLineBytes and a "…".
+func (r *tailRing) pushLine(line []byte) {
+	t := bytes.TrimRight(line, "\r")
+	if i := bytes.LastIndexByte(t, '\r'); i >= 0 {
+		t = t[i+1:]
 	}
-	if c.logBuf != nil {
-		_ = c.logBuf.Flush()
-		_ = c.log.Close()
-		c.logBuf = nil
+	if len(t) > maxTailLineBytes {
+		r.write(t[:maxTailLineBytes])
+		r.write([]byte("…"))
+	} else {
+		r.write(t)
 	}
+	r.write(newline)
 }
 
-func (c *capture) tailLines() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.full {
-		return append([]string(nil), c.tail[:c.next]...)
+// lastLines splits the ring into lines and returns the last n. The first
+// line is dropped when the ring has wrapped, since its start was lost.
+func (r *tailRing) lastLines(n int) [][]byte {
+	var data []byte
+	if r.wrapped {
+		data = append(append(make([]byte, 0, len(r.buf)), r.buf[r.pos:]...), r.buf[:r.pos]...)
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	} else {
+		data = r.buf[:r.pos]
 	}
-	out := make([]string, 0, c.maxLines)
-	out = append(out, c.tail[c.next:]...)
-	return append(out, c.tail[:c.next]...)
+	data = bytes.TrimSuffix(data, newline)
+	if len(data) == 0 && !r.wrapped && r.pos == 0 {
+		return nil
+	}
+	lines := bytes.Split(data, newline)
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
 }

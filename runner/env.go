@@ -23,10 +23,55 @@ var clearedVars = map[string]bool{
 // -json, -count=0 …) is dropped.
 var safeGoFlags = []string{"-mod=", "-modcacherw", "-buildvcs", "-trimpath", "-tags=", "-race", "-p=", "-v"}
 
+// EnvRule is one change vbd makes to a check's environment.
+type EnvRule struct {
+	// Name is the variable.
+	Name string
+	// Action is "set", "cleared" or "filtered" (some values kept).
+	Action string
+	// Value is what a set variable is set to.
+	Value string
+	// Why is one short clause for `vbd list` and the README.
+	Why string
+}
+
+// EnvPolicy lists every change Environ makes to what a check inherits, in
+// a fixed order. Nothing else is changed: vbd does not set NO_COLOR or TERM,
+// because a check may test its own colour output (issue 10 §4); display
+// code strips ANSI escapes instead, and the log keeps them.
+func EnvPolicy() []EnvRule {
+	rules := []EnvRule{
+		{Name: "CI", Action: "set", Value: "true", Why: "stops watch modes, prompts and jest's snapshot writes"},
+		{Name: markerVar, Action: "set", Value: "<vbd pid>.<start>.<run>.<check>", Why: "marks a check's processes, so that vbd finds and stops those that leave its process group, even after a crash (Linux)"},
+		{Name: "GOFLAGS", Action: "filtered", Why: "keeps build flags (-mod, -tags, -race…), drops -run, -skip, -count and the like, which could hide tests"},
+		{Name: "FORCE_COLOR", Action: "cleared", Why: "forced colour can break the lines evidence is read from"},
+		{Name: "CLICOLOR_FORCE", Action: "cleared", Why: "forced colour can break the lines evidence is read from"},
+	}
+	why := map[string]string{
+		"MAKEFLAGS":      "MAKEFLAGS=n makes make print recipes instead of running them",
+		"MFLAGS":         "make's flags from a parent make could skip recipes",
+		"MAKELEVEL":      "a parent make's depth changes how make runs",
+		"MAKEFILES":      "extra makefiles could redefine targets",
+		"GNUMAKEFLAGS":   "make's flags from a parent could skip recipes",
+		"PYTEST_ADDOPTS": "could deselect tests (-k, --co)",
+		"NODE_OPTIONS":   "could preload a module that stubs out tests",
+	}
+	names := make([]string, 0, len(clearedVars))
+	for k := range clearedVars {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		rules = append(rules, EnvRule{Name: k, Action: "cleared", Why: why[k]})
+	}
+	return rules
+}
+
 // Environ builds a check's environment from base (usually os.Environ()):
 // variables that could fake a pass are dropped, checks are told they run
-// non-interactively (CI=true, NO_COLOR=1), and extra is applied last. It
-// also returns what it cleared as KEY=VALUE, so the caller can show it.
+// non-interactively (CI=true), and extra is applied last. It also returns
+// what it cleared as KEY=VALUE, so the caller can show it. EnvPolicy lists
+// the same changes for people.
 func Environ(base, extra []string) (env, cleared []string) {
 	vars := make(map[string]string, len(base))
 	var order []string
@@ -60,7 +105,6 @@ func Environ(base, extra []string) (env, cleared []string) {
 		set(k, v)
 	}
 	set("CI", "true")
-	set("NO_COLOR", "1")
 	for _, kv := range extra {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {

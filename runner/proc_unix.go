@@ -7,7 +7,19 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
+
+// signalName names a signal as people write it, "SIGKILL", where
+// syscall.Signal.String gives the strsignal text ("killed"), which reads
+// as "killed by killed" in a row.
+func signalName(s syscall.Signal) string {
+	if name := unix.SignalName(s); name != "" {
+		return name
+	}
+	return s.String()
+}
 
 // processGroup puts a command in a process group of its own so that the
 // whole tree it starts (npm, make and jest all fork) can be signalled at once.
@@ -25,6 +37,7 @@ type processGroup struct {
 func newProcessGroup(cmd *exec.Cmd, grace time.Duration) *processGroup {
 	g := &processGroup{cmd: cmd, grace: grace}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setDeathSignal(cmd.SysProcAttr)
 	// Cancel runs when the check's context ends (its timeout, the budget or
 	// an interrupt). Signalling the negative pid reaches every process in
 	// the group, not just the shell or npm at its head.

@@ -23,6 +23,10 @@ type Task struct {
 	Timeout time.Duration
 	// Quick tasks are started before the others.
 	Quick bool
+	// Expected is how long the task took last time (from the receipts),
+	// zero when unknown. When not every task can start at once, the
+	// longest expected starts first (see startOrder).
+	Expected time.Duration
 	// NewScanner, when set, returns the scanner that sees this task's
 	// output line by line.
 	NewScanner func() Scanner
@@ -79,8 +83,14 @@ type Result struct {
 	Limit time.Duration
 	// Tail holds the last lines of output, bounded in count and width.
 	Tail []string
-	// LogPath is the file holding the full output, empty if none.
-	LogPath string
+	// LogPath is the file holding the output, empty if none. It keeps the
+	// first Options.LogHead and the last Options.LogTail bytes; LogDropped
+	// counts what was left out between them, at a marked gap.
+	LogPath    string
+	LogDropped int64
+	// LogErr is set when writing the log failed (a full disk): the log is
+	// then incomplete, and LogNote says so in words for the row.
+	LogErr error
 	// Lines and Bytes count the full output.
 	Lines int64
 	Bytes int64
@@ -89,6 +99,15 @@ type Result struct {
 	// PipeHeld is true when a process left behind held the output open
 	// after the check exited; vbd stopped waiting and killed its group.
 	PipeHeld bool
+	// Escaped lists the processes the check left running when it ended,
+	// in its process group or outside it (setsid, double fork); vbd
+	// killed and reaped every one. A row can say "left 1 process
+	// running: sleep 8882 (killed)".
+	Escaped []Proc
+	// EscapeNote is set where processes that leave a check's process
+	// group cannot be tracked (every system but Linux); Escaped is then
+	// only ever empty, which proves nothing.
+	EscapeNote string
 }
 
 // Failed reports whether the result counts against the run whatever its
@@ -99,7 +118,8 @@ func (r Result) Failed() bool {
 
 // Options tune a run. The zero value is usable: one job, no budget.
 type Options struct {
-	// Jobs is how many tasks run at once; below 1 means 1.
+	// Jobs is how many tasks run at once; below 1 means 1. DefaultJobs
+	// gives the default for a plan.
 	Jobs int
 	// Budget is the whole run's wall-clock limit; zero means none.
 	Budget time.Duration
@@ -112,10 +132,18 @@ type Options struct {
 	IsFailure func(index int, r Result) bool
 	// LogDir receives one log file per task; empty keeps no log.
 	LogDir string
+	// LogHead and LogTail bound each log on disk: the first LogHead and
+	// the last LogTail bytes are kept. Zero means DefaultLogHead (1 MB) and
+	// DefaultLogTail (16 MB).
+	LogHead, LogTail int64
 	// TailLines bounds the in-memory tail; zero means DefaultTailLines.
 	TailLines int
 	// Grace is the wait between SIGTERM and SIGKILL; zero means DefaultGrace.
 	Grace time.Duration
+	// StateDir, when set, is where vbd records the process groups it owns
+	// while checks run, so that a vbd killed with SIGKILL is cleaned up
+	// after by the next one; Run first calls RecoverOrphans on it.
+	StateDir string
 	// Progress, when set, is called as tasks start and end. It is called
 	// from several goroutines, one call at a time.
 	Progress func(Event)

@@ -5,8 +5,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"runtime/metrics"
 	"strconv"
 	"strings"
@@ -101,6 +101,15 @@ func TestRun(t *testing.T) {
 				quick, _ := strconv.ParseInt(rs[1].Tail[0], 10, 64)
 				if quick >= slow {
 					t.Errorf("quick task ran at %d, after the plain task at %d", quick, slow)
+				}
+			},
+		},
+		{
+			name:  "a check killed by a signal names it as people write it",
+			tasks: []Task{sh("killed", "kill -KILL $$")},
+			check: func(t *testing.T, rs []Result) {
+				if rs[0].Status != Exited || rs[0].Signal != "SIGKILL" || rs[0].ExitCode != -1 {
+					t.Errorf("got %s signal %q exit %d, want signal SIGKILL", rs[0].Status, rs[0].Signal, rs[0].ExitCode)
 				}
 			},
 		},
@@ -237,7 +246,10 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 			t.Errorf("env still holds %s: %s", bad, got)
 		}
 	}
-	for _, want := range []string{"CI=true", "NO_COLOR=1", "GOFLAGS=-mod=mod -v", "PATH=/bin", "HOME=/h"} {
+	if strings.Contains(got, "NO_COLOR") {
+		t.Errorf("env sets NO_COLOR, which changes what a colour test sees: %s", got)
+	}
+	for _, want := range []string{"CI=true", "GOFLAGS=-mod=mod -v", "PATH=/bin", "HOME=/h"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("env lacks %s: %s", want, got)
 		}
@@ -245,51 +257,58 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 	if want := "GOFLAGS=-run=^$ MAKEFLAGS=n PYTEST_ADDOPTS=-k nothing"; strings.Join(cleared, " ") != want {
 		t.Errorf("cleared = %q, want %q", strings.Join(cleared, " "), want)
 	}
+	// A user's NO_COLOR passes through untouched, as does its absence.
+	env, _ = Environ([]string{"NO_COLOR=", "TERM=dumb"}, nil)
+	if strings.Join(env, " ") != "NO_COLOR= TERM=dumb CI=true" {
+		t.Errorf("user's NO_COLOR/TERM changed: %q", env)
+	}
 	env, _ = Environ([]string{"GOFLAGS=-mod=mod -run=x"}, nil)
-	if strings.Join(env, " ") != "GOFLAGS=-mod=mod CI=true NO_COLOR=1" {
+	if strings.Join(env, " ") != "GOFLAGS=-mod=mod CI=true" {
 		t.Errorf("safe GOFLAGS not kept: %q", env)
 	}
 	env, _ = Environ([]string{"GOFLAGS=-tags=integration"}, []string{"GOFLAGS=-v"})
-	if strings.Join(env, " ") != "GOFLAGS=-tags=integration -v CI=true NO_COLOR=1" {
+	if strings.Join(env, " ") != "GOFLAGS=-tags=integration -v CI=true" {
 		t.Errorf("injected -v replaced the user's safe GOFLAGS: %q", env)
 	}
 }
 
-// Memory stays flat whatever a check prints: a check printing ~21 MB keeps
-// vbd's heap far below that while it runs, and the log still holds it all.
+// Memory stays flat whatever a check prints: a check printing ~21 MB makes
+// vbd allocate a small fraction of that, and the log still holds it all.
 // (The end-to-end script loud.txtar prints 2,000,000 lines.)
+//
+// The test runs itself in a child process and counts the bytes that
+// process allocates while the check runs (/gc/heap/allocs:bytes). That
+// count is the same on an idle machine and a loaded one, with or without
+// -race, and no parallel test's garbage is in it; the live heap, sampled in
+// this process beside other tests, was not (issue 12 §5). Keeping the output,
+// or a string per line as vbd once did, would allocate more than the
+// output's size.
 func TestMemoryStaysFlatWithALoudCheck(t *testing.T) {
-	dir := t.TempDir()
+	dir := os.Getenv("VBD_MEMTEST_DIR")
+	if dir == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryStaysFlatWithALoudCheck$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), "VBD_MEMTEST_DIR="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("the measuring child failed: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "allocated") {
+			t.Fatalf("the child did not measure:\n%s", out)
+		}
+		t.Log(strings.TrimSpace(string(out)))
+		return
+	}
 	const lines = 400_000
 	task := sh("loud", "seq 1 400000 | sed 's/$/ of noise from a very chatty check, padded out/'")
-	// The live heap (what the last GC found reachable) is sampled, not the
-	// heap in use, which also counts garbage waiting to be collected.
-	live := func() uint64 {
-		m := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	allocated := func() uint64 {
+		m := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
 		metrics.Read(m)
 		return m[0].Value.Uint64()
 	}
-	var peak uint64
-	done := make(chan struct{})
-	sampled := make(chan struct{})
-	go func() {
-		defer close(sampled)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				peak = max(peak, live())
-			}
-		}
-	}()
-	runtime.GC()
-	before := live()
-	rs := Run(context.Background(), []Task{task}, Options{LogDir: dir})
-	close(done)
-	<-sampled
+	before := allocated()
+	// A log cap above the output, so that the log can be checked whole.
+	rs := Run(context.Background(), []Task{task}, Options{LogDir: dir, LogTail: 64 << 20})
+	grew := allocated() - before
 	r := rs[0]
 	if r.Status != Exited || r.ExitCode != 0 {
 		t.Fatalf("got %s exit %d", r.Status, r.ExitCode)
@@ -297,12 +316,11 @@ func TestMemoryStaysFlatWithALoudCheck(t *testing.T) {
 	if r.Lines != lines || r.Bytes < 20<<20 {
 		t.Fatalf("counted %d lines, %d bytes; want %d lines and over 20 MB", r.Lines, r.Bytes, lines)
 	}
-	runtime.GC() // a check's output kept until the end would show here
-	peak = max(peak, live())
-	// Kept output would add over 20 MB; the bound leaves room for the
-	// race detector, under which the live heap peaks near 8 MB.
-	if grew := int64(peak) - int64(before); grew > 16<<20 {
-		t.Errorf("heap grew by %d MB while the check printed %d MB", grew>>20, r.Bytes>>20)
+	t.Logf("allocated %d KB while the check printed %d MB", grew>>10, r.Bytes>>20)
+	// The tail ring (200 KB), the log buffer, os/exec's copy buffer and
+	// the process's own bookkeeping come to about 1 MB.
+	if grew > 4<<20 {
+		t.Errorf("allocated %d MB while the check printed %d MB", grew>>20, r.Bytes>>20)
 	}
 	f, err := os.Open(r.LogPath)
 	if err != nil {
@@ -377,8 +395,74 @@ func TestStartErrorsNameTheToolAndSayWhatToDo(t *testing.T) {
 func TestStartAfterTheBudgetIsNotRun(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(ErrBudget)
-	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{})
+	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{}, "")
 	if r.Status != NotRunCut || !errors.Is(r.Cause, ErrBudget) || r.Err != nil {
 		t.Errorf("got %s cause %v err %v, want not run (budget)", r.Status, r.Cause, r.Err)
+	}
+}
+
+// EnvPolicy names every variable Environ sets or clears, with a reason.
+func TestEnvPolicyMatchesEnviron(t *testing.T) {
+	var base []string
+	for _, r := range EnvPolicy() {
+		if r.Why == "" {
+			t.Errorf("%s has no reason", r.Name)
+		}
+		if r.Action == "cleared" {
+			base = append(base, r.Name+"=x")
+		}
+	}
+	env, _ := Environ(base, nil)
+	if strings.Join(env, " ") != "CI=true" {
+		t.Errorf("policy's cleared variables survive Environ: %q", env)
+	}
+	for _, r := range EnvPolicy() {
+		if r.Name == "NO_COLOR" {
+			t.Error("EnvPolicy lists NO_COLOR")
+		}
+	}
+}
+
+// The start order is critical path first: unknown durations (quick ones
+// first), then known ones longest first; ties keep plan order.
+func TestStartOrderLongestFirst(t *testing.T) {
+	s := time.Second
+	tasks := []Task{
+		{Name: "short", Expected: 1 * s},
+		{Name: "new"},
+		{Name: "long", Expected: 3 * s},
+		{Name: "lint", Quick: true, Expected: 2 * s},
+		{Name: "vet", Quick: true},
+		{Name: "also-long", Expected: 3 * s},
+	}
+	var got []string
+	for _, i := range startOrder(tasks) {
+		got = append(got, tasks[i].Name)
+	}
+	if want := "vet new long also-long lint short"; strings.Join(got, " ") != want {
+		t.Errorf("start order %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// With one slot, the check expected to take longest starts first, and the
+// results still come back in plan order.
+func TestLongestExpectedStartsFirst(t *testing.T) {
+	tasks := []Task{
+		{Name: "short", Argv: []string{"sh", "-c", "date +%s%N"}, Expected: time.Second},
+		{Name: "long", Argv: []string{"sh", "-c", "date +%s%N"}, Expected: 5 * time.Second},
+	}
+	rs := Run(context.Background(), tasks, Options{Jobs: 1})
+	short, _ := strconv.ParseInt(rs[0].Tail[0], 10, 64)
+	long, _ := strconv.ParseInt(rs[1].Tail[0], 10, 64)
+	if long >= short {
+		t.Errorf("the long check started at %d, after the short one at %d", long, short)
+	}
+}
+
+func TestDefaultJobs(t *testing.T) {
+	for n, want := range map[int]int{0: 1, 1: 1, 6: 6, 16: 16, 40: 16} {
+		if got := DefaultJobs(n); got != want {
+			t.Errorf("DefaultJobs(%d) = %d, want %d", n, got, want)
+		}
 	}
 }

@@ -1,0 +1,229 @@
+//go:build linux
+
+package runner
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// escapeNote is empty: on Linux, escaped processes are tracked.
+const escapeNote = ""
+
+// enableSubreaper makes vbd the child subreaper of everything its checks
+// start, so that a process that leaves the check's process group (setsid,
+// a double fork) is reparented to vbd when its parent exits, rather than to
+// init, where vbd could no longer find it. The setting is per process and
+// stays on; it only changes who a check's orphans belong to.
+func enableSubreaper() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) }
+
+// setDeathSignal has the kernel SIGKILL a check's leader when vbd dies,
+// even by SIGKILL, which no handler sees.
+//
+// Pdeathsig fires when the *thread* that forked the child exits, not the
+// process. Go ends an OS thread only when a goroutine locked to it with
+// runtime.LockOSThread returns without unlocking; runOne never locks its
+// thread, and nothing in vbd returns from a locked goroutine, so the thread
+// that started a check lives as long as vbd and the signal means "vbd died".
+func setDeathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
+
+// procStat is what vbd reads of a process from /proc/<pid>/stat.
+type procStat struct {
+	pid, ppid, pgid int
+	state           byte
+}
+
+func readStat(pid int) (procStat, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return procStat{}, false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 3 || len(f[0]) != 1 {
+		return procStat{}, false
+	}
+	ppid, err1 := strconv.Atoi(f[1])
+	pgid, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil {
+		return procStat{}, false
+	}
+	return procStat{pid: pid, ppid: ppid, pgid: pgid, state: f[0][0]}, true
+}
+
+// children lists the processes whose parent is vbd, from each thread's
+// /proc/self/task/<tid>/children (an orphan is reparented to one of vbd's
+// threads), or by reading every process's stat where that file is missing.
+func children(self int) []procStat {
+	var pids []int
+	tasks, err := os.ReadDir("/proc/self/task")
+	ok := err == nil
+	if ok {
+		for _, t := range tasks {
+			data, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+			if err != nil {
+				ok = false
+				break
+			}
+			for _, f := range strings.Fields(string(data)) {
+				if pid, err := strconv.Atoi(f); err == nil {
+					pids = append(pids, pid)
+				}
+			}
+		}
+	}
+	if !ok {
+		pids = allPids()
+	}
+	var out []procStat
+	for _, pid := range pids {
+		if st, ok := readStat(pid); ok && st.ppid == self {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func allPids() []int {
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	names, _ := d.Readdirnames(-1)
+	pids := make([]int, 0, len(names))
+	for _, n := range names {
+		if pid, err := strconv.Atoi(n); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// hasMarker reports whether a process's environment holds the check's
+// marker, which every process a check starts inherits unless it clears
+// its environment.
+func hasMarker(pid int, marker string) bool {
+	if marker == "" {
+		return false
+	}
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	want := []byte(markerVar + "=" + marker + "\x00")
+	return bytes.HasPrefix(data, want) || bytes.Contains(data, append([]byte{0}, want...))
+}
+
+func cmdline(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil || len(data) == 0 {
+		return "?"
+	}
+	s := strings.TrimRight(strings.ReplaceAll(string(data), "\x00", " "), " ")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// sweep finds, kills and reaps what a check left behind once its leader
+// has exited and been waited for: processes reparented to vbd (children of
+// vbd that are not started by vbd itself) that are in the check's process
+// group or carry its marker. Other checks' leaders, and git or any helper
+// vbd starts with os/exec, are vbd's children too; they are in other
+// groups and carry no marker of this check, so they are never touched, and
+// only the processes found here are reaped, so no os/exec Wait loses its
+// child.
+//
+// The check's whole group is killed too, as before: what remains of it
+// dies with the check. It returns the processes found alive.
+func sweep(leader int, marker string) []Proc {
+	self, ownGroup := os.Getpid(), syscall.Getpgrp()
+	killGroup := func(pgid int) {
+		if pgid > 1 && pgid != ownGroup {
+			_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+	}
+	groups := map[int]bool{leader: true}
+	killed := map[int]bool{}
+	var found []Proc
+	// A killed process's own children are reparented to vbd as it dies:
+	// look again until a round finds nothing, for at most about a second.
+	for round := 0; round < 100; round++ {
+		busy := false
+		for _, p := range children(self) {
+			if p.pid == leader {
+				continue
+			}
+			ours := groups[p.pgid] || killed[p.pid]
+			if p.state == 'Z' {
+				if ours {
+					var ws unix.WaitStatus
+					_, _ = unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
+					busy = true
+				}
+				continue
+			}
+			if !ours && !hasMarker(p.pid, marker) {
+				continue
+			}
+			busy = true
+			if !killed[p.pid] {
+				found = append(found, Proc{PID: p.pid, Cmd: cmdline(p.pid)})
+				killed[p.pid] = true
+				groups[p.pgid] = true
+				killGroup(p.pgid)
+				_ = syscall.Kill(p.pid, syscall.SIGKILL)
+			}
+		}
+		if round == 0 {
+			killGroup(leader)
+			// Nothing left, in the group or outside it: done at once,
+			// so that a check that leaves nothing costs one look.
+			if len(found) == 0 && syscall.Kill(-leader, 0) != nil {
+				break
+			}
+		}
+		if !busy && round > 1 {
+			break
+		}
+		time.Sleep(time.Duration(min(round+1, 20)) * time.Millisecond)
+	}
+	return found
+}
+
+// killMarked kills every process whose check marker starts with prefix
+// (a dead vbd's "<pid>.<start>."), with its group, and returns how many.
+func killMarked(prefix string) int {
+	want := []byte(markerVar + "=" + prefix)
+	ownGroup, n := syscall.Getpgrp(), 0
+	for _, pid := range allPids() {
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+		if err != nil || !(bytes.HasPrefix(data, want) || bytes.Contains(data, append([]byte{0}, want...))) {
+			continue
+		}
+		if st, ok := readStat(pid); ok && st.pgid > 1 && st.pgid != ownGroup {
+			_ = syscall.Kill(-st.pgid, syscall.SIGKILL)
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// running reports whether pid is a live process, not a zombie.
+func running(pid int) bool {
+	st, ok := readStat(pid)
+	return ok && st.state != 'Z'
+}

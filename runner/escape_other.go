@@ -1,0 +1,27 @@
+//go:build unix && !linux
+
+package runner
+
+import "syscall"
+
+// escapeNote says why a result lists no escaped processes here.
+const escapeNote = "processes that leave a check's process group cannot be tracked on this system"
+
+// enableSubreaper does nothing: child subreapers are a Linux feature.
+func enableSubreaper() {}
+
+// setDeathSignal does nothing: Pdeathsig is a Linux feature.
+func setDeathSignal(*syscall.SysProcAttr) {}
+
+// sweep kills what is left in the check's process group; a process that
+// left the group cannot be found.
+func sweep(leader int, _ string) []Proc {
+	_ = syscall.Kill(-leader, syscall.SIGKILL)
+	return nil
+}
+
+// killMarked finds nothing: without /proc a marker cannot be read.
+func killMarked(string) int { return 0 }
+
+// running reports whether pid exists; without /proc a zombie counts.
+func running(pid int) bool { return syscall.Kill(pid, 0) == nil }

@@ -1,0 +1,284 @@
+//go:build linux
+
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vbd-dev/vbd/state"
+)
+
+// unique returns a sleep length no other test or process uses, so that a
+// leftover can be found by its command line.
+func unique(t *testing.T) string {
+	return fmt.Sprintf("%d.%03d", 8000+os.Getpid()%1000, time.Now().Nanosecond()%1000)
+}
+
+// gone reports whether pid no longer exists at all: dead and reaped, not a
+// zombie waiting for vbd.
+func gone(pid int) bool {
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	return os.IsNotExist(err)
+}
+
+// A process that escapes the check's group with setsid is found after the
+// check ends, killed, reaped and reported; a concurrent check and a child
+// vbd started itself (as it starts git) are left alone.
+func TestEscapedProcessIsKilledAndReported(t *testing.T) {
+	secs := unique(t)
+	helper := exec.Command("sleep", "30") // a direct child of "vbd", like git
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = helper.Process.Kill(); _ = helper.Wait() }()
+
+	tasks := []Task{
+		sh("escapes", "setsid sleep "+secs+" >/dev/null 2>&1 & echo escaped"),
+		sh("slower", "sleep 1; echo still here"),
+	}
+	rs := Run(context.Background(), tasks, Options{Jobs: 2, Grace: 200 * time.Millisecond})
+	r := rs[0]
+	if r.Status != Exited || r.ExitCode != 0 {
+		t.Fatalf("got %s exit %d", r.Status, r.ExitCode)
+	}
+	// Found before or after the shell's fork exec'd setsid and setsid
+	// exec'd sleep, depending on timing: the command line names it anyway.
+	if len(r.Escaped) != 1 || !strings.Contains(r.Escaped[0].Cmd, "sleep "+secs) {
+		t.Fatalf("Escaped = %+v, want the one sleep %s", r.Escaped, secs)
+	}
+	pid := r.Escaped[0].PID
+	deadline := time.Now().Add(3 * time.Second)
+	for !gone(pid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !gone(pid) {
+		st, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		t.Errorf("escaped process %d still exists (killed but not reaped?): %s", pid, st)
+	}
+	if rs[1].Status != Exited || rs[1].ExitCode != 0 || strings.Join(rs[1].Tail, "") != "still here" {
+		t.Errorf("the concurrent check was disturbed: %s exit %d %q", rs[1].Status, rs[1].ExitCode, rs[1].Tail)
+	}
+	if err := helper.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("vbd's own child (as git would be) was killed: %v", err)
+	}
+	if out, _ := exec.Command("pgrep", "-f", "^sleep "+secs+"$").Output(); len(out) > 0 {
+		t.Errorf("sleep %s survives: pid %s", secs, out)
+	}
+	if r.EscapeNote != "" {
+		t.Errorf("EscapeNote = %q on Linux", r.EscapeNote)
+	}
+}
+
+// A child left in the check's own group is reported too.
+func TestLeftoverInGroupIsReported(t *testing.T) {
+	secs := unique(t)
+	rs := Run(context.Background(), []Task{sh("bg", "sleep "+secs+" >/dev/null 2>&1 & echo started")}, Options{})
+	if len(rs[0].Escaped) != 1 || !strings.Contains(rs[0].Escaped[0].Cmd, "sleep "+secs) {
+		t.Fatalf("Escaped = %+v", rs[0].Escaped)
+	}
+	if pid := rs[0].Escaped[0].PID; !gone(pid) {
+		time.Sleep(200 * time.Millisecond)
+		if !gone(pid) {
+			t.Errorf("left-over %d not reaped", pid)
+		}
+	}
+}
+
+// A check that leaves nothing reports nothing.
+func TestCleanCheckHasNoEscapees(t *testing.T) {
+	rs := Run(context.Background(), []Task{sh("clean", "echo hi")}, Options{})
+	if len(rs[0].Escaped) != 0 {
+		t.Errorf("Escaped = %+v", rs[0].Escaped)
+	}
+}
+
+// writeRecord writes an ownership record as a dead vbd would have left it.
+func writeRecord(t *testing.T, stateDir string, owner state.Owner, kind, value string) {
+	t.Helper()
+	data, err := json.Marshal(state.Record{Owner: owner, Kind: kind, Value: value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(stateDir, "owned")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	name := fmt.Sprintf("%d-%d-%s-%d.json", owner.PID, owner.Start, kind, time.Now().UnixNano())
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deadPID returns the pid of a process that has exited and been reaped.
+func deadPID(t *testing.T) int {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+// A vbd killed with SIGKILL leaves a check group and a snapshot directory;
+// the next vbd kills the group (and an escapee carrying the dead vbd's
+// marker), removes the directory, forgets the records and says so.
+func TestRecoverOrphansAfterAKilledVbd(t *testing.T) {
+	stateDir := t.TempDir()
+	dead := state.Owner{PID: deadPID(t), Start: 12345}
+	secs := unique(t)
+
+	group := exec.Command("sleep", secs)
+	group.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	escapee := exec.Command("sleep", secs+"1")
+	escapee.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	escapee.Env = append(os.Environ(), fmt.Sprintf("%s=%d.%d.1.0", markerVar, dead.PID, dead.Start))
+	for _, c := range []*exec.Cmd{group, escapee} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { _ = group.Process.Kill(); _ = escapee.Process.Kill() }()
+	snap := filepath.Join(t.TempDir(), "vbd-snapshot-abc123")
+	if err := os.MkdirAll(filepath.Join(snap, "repo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	notOurs := filepath.Join(t.TempDir(), "precious")
+	if err := os.Mkdir(notOurs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pid := group.Process.Pid
+	writeRecord(t, stateDir, dead, state.KindGroup, fmt.Sprintf("%d:%d", pid, state.StartTime(pid)))
+	writeRecord(t, stateDir, dead, state.KindDir, snap)
+	writeRecord(t, stateDir, dead, state.KindDir, notOurs)
+	// A live owner's record (this process) is left alone.
+	release, err := state.Own(stateDir, state.KindDir, filepath.Join(t.TempDir(), "vbd-live"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+
+	note, err := RecoverOrphans(stateDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("cleaned up after a vbd that was killed (pid %d): stopped 2 check processes still running, removed 1 snapshot directory", dead.PID)
+	if note != want {
+		t.Errorf("note = %q\nwant %q", note, want)
+	}
+	for _, c := range []*exec.Cmd{group, escapee} {
+		done := make(chan error, 1)
+		go func() { done <- c.Wait() }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "killed") {
+				t.Errorf("%s ended with %v, want killed", c, err)
+			}
+		case <-time.After(3 * time.Second):
+			t.Errorf("%s survived recovery", c)
+		}
+	}
+	if _, err := os.Stat(snap); !os.IsNotExist(err) {
+		t.Errorf("snapshot dir still there: %v", err)
+	}
+	if _, err := os.Stat(notOurs); err != nil {
+		t.Errorf("a recorded dir not named by vbd was removed: %v", err)
+	}
+	left, _ := os.ReadDir(filepath.Join(stateDir, "owned"))
+	if len(left) != 1 {
+		t.Errorf("records left: %d, want only the live owner's", len(left))
+	}
+	if note, _ := RecoverOrphans(stateDir); note != "" {
+		t.Errorf("a second recovery found more: %q", note)
+	}
+}
+
+// Run records each check's group while it runs and removes the record
+// when the check ends; a check leader carries Pdeathsig.
+func TestRunRecordsItsGroups(t *testing.T) {
+	stateDir := t.TempDir()
+	owned := filepath.Join(stateDir, "owned")
+	// The record is written just after the check starts: wait for it.
+	task := sh("looks", "i=0; while [ $i -lt 100 ] && [ -z \"$(ls "+owned+" 2>/dev/null)\" ]; do sleep 0.05; i=$((i+1)); done; ls "+owned+" | wc -l")
+	rs := Run(context.Background(), []Task{task}, Options{StateDir: stateDir})
+	if rs[0].Status != Exited || strings.Join(rs[0].Tail, "") != "1" {
+		t.Errorf("while running, the state dir held %q records, want 1", rs[0].Tail)
+	}
+	if left, _ := os.ReadDir(owned); len(left) != 0 {
+		t.Errorf("%d records left after the run", len(left))
+	}
+}
+
+// vbd killed with SIGKILL: its check's leader dies with it (Pdeathsig), and
+// the next vbd's RecoverOrphans stops the process that had escaped the
+// check's group and forgets the dead vbd's records. The "vbd" here is this
+// test binary run again as a child.
+func TestKilledVbdLeavesNothingRunning(t *testing.T) {
+	if dir := os.Getenv("VBD_DEATHTEST_DIR"); dir != "" {
+		check := sh("long", "setsid sleep 601.5 >/dev/null 2>&1 & echo $! > "+filepath.Join(dir, "escapee")+"; echo $$ > "+filepath.Join(dir, "leader")+"; exec sleep 600.5")
+		Run(context.Background(), []Task{check}, Options{StateDir: dir})
+		return
+	}
+	dir := t.TempDir()
+	vbd := exec.Command(os.Args[0], "-test.run=^TestKilledVbdLeavesNothingRunning$", "-test.count=1")
+	vbd.Env = append(os.Environ(), "VBD_DEATHTEST_DIR="+dir)
+	if err := vbd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	readPID := func(name string) int {
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			data, err := os.ReadFile(filepath.Join(dir, name))
+			if pid, err2 := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && err2 == nil {
+				return pid
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		_ = vbd.Process.Kill()
+		t.Fatalf("the check never wrote %s", name)
+		return 0
+	}
+	leader, escapee := readPID("leader"), readPID("escapee")
+	// vbd records the group just after starting the check.
+	for i := 0; i < 500; i++ {
+		if m, _ := filepath.Glob(filepath.Join(dir, "owned", "*.json")); len(m) > 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := vbd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = vbd.Wait()
+	waitDead(t, leader) // Pdeathsig
+	if !alive(escapee) {
+		t.Fatalf("the escapee %d died with vbd; the test proves nothing", escapee)
+	}
+	recs, _ := os.ReadDir(filepath.Join(dir, "owned"))
+	env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", escapee))
+	note, err := RecoverOrphans(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(note, "stopped 1 check process still running") {
+		var marker string
+		for kv := range strings.SplitSeq(string(env), "\x00") {
+			if strings.HasPrefix(kv, markerVar) {
+				marker = kv
+			}
+		}
+		t.Errorf("note = %q; records %v; escapee's %s", note, recs, marker)
+	}
+	waitDead(t, escapee)
+	if left, _ := os.ReadDir(filepath.Join(dir, "owned")); len(left) != 0 {
+		t.Errorf("%d records of the dead vbd left", len(left))
+	}
+}

@@ -1,0 +1,149 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/vbd-dev/vbd/state"
+)
+
+// markerVar names the variable that marks every process of a check, so
+// that vbd can find the ones that leave the check's process group, and so
+// that the next vbd can find those of a vbd that was killed. Its value is
+// "<vbd pid>.<vbd start time>.<run>.<check index>".
+const markerVar = "VBD_CHECK_ID"
+
+// Proc is a process a check left running after it ended.
+type Proc struct {
+	PID int
+	// Cmd is its command line, cut to 200 bytes.
+	Cmd string
+}
+
+// RecoverOrphans cleans up after vbd processes that died without doing so
+// themselves (SIGKILL, a crash, a closed terminal that killed them before
+// they could stop their checks): it kills the process groups they
+// recorded (and, on Linux, every process still carrying one of their
+// checks' marker), removes the snapshot directories they recorded, and
+// returns a one-line note for people, empty when there was nothing to do.
+//
+// Call it early, before starting checks; Run calls it too when
+// Options.StateDir is set.
+func RecoverOrphans(stateDir string) (note string, err error) {
+	recs, err := state.Orphaned(stateDir)
+	if err != nil || len(recs) == 0 {
+		return "", err
+	}
+	var (
+		errs          []error
+		groups, dirs  int
+		owners        = map[state.Owner]bool{}
+		ownerPIDs     []string
+		killedMarkers int
+	)
+	for _, r := range recs {
+		switch r.Kind {
+		case state.KindGroup:
+			if killRecordedGroup(r.Value) {
+				groups++
+			}
+		case state.KindDir:
+			if removed, err := removeOwnedDir(r.Value); err != nil {
+				errs = append(errs, err)
+				continue // keep the record: the next run tries again
+			} else if removed {
+				dirs++
+			}
+		}
+		if r.Kind != "" && !owners[r.Owner] {
+			owners[r.Owner] = true
+			ownerPIDs = append(ownerPIDs, strconv.Itoa(r.Owner.PID))
+		}
+		errs = append(errs, state.Forget(r))
+	}
+	for o := range owners {
+		killedMarkers += killMarked(fmt.Sprintf("%d.%d.", o.PID, o.Start))
+	}
+	if groups+dirs+killedMarkers == 0 {
+		return "", errors.Join(errs...)
+	}
+	var did []string
+	if n := groups + killedMarkers; n > 0 {
+		did = append(did, fmt.Sprintf("stopped %s still running", plural(n, "check process", "check processes")))
+	}
+	if dirs > 0 {
+		did = append(did, "removed "+plural(dirs, "snapshot directory", "snapshot directories"))
+	}
+	note = fmt.Sprintf("cleaned up after a vbd that was killed (pid %s): %s", strings.Join(ownerPIDs, ", "), strings.Join(did, ", "))
+	return note, errors.Join(errs...)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// killRecordedGroup kills a recorded check group, "pgid:leader start".
+// Where start times are known the group is killed only while its leader is
+// the process that was recorded, so a pid reused since is never touched;
+// members that outlived their leader are found by their marker instead.
+func killRecordedGroup(value string) bool {
+	pgidText, startText, _ := strings.Cut(value, ":")
+	pgid, err := strconv.Atoi(pgidText)
+	if err != nil || pgid <= 1 || pgid == syscall.Getpgrp() {
+		return false
+	}
+	start, _ := strconv.ParseUint(startText, 10, 64)
+	if start != 0 && (state.StartTime(pgid) != start || !running(pgid)) {
+		return false
+	}
+	return syscall.Kill(-pgid, syscall.SIGKILL) == nil
+}
+
+// removeOwnedDir removes a recorded snapshot directory. Only absolute
+// paths whose name vbd gives its directories ("vbd-…") are removed, so a
+// damaged record cannot remove anything else.
+func removeOwnedDir(dir string) (bool, error) {
+	if !filepath.IsAbs(dir) || !strings.HasPrefix(filepath.Base(dir), "vbd-") {
+		return false, nil
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err := os.RemoveAll(dir); err == nil {
+		return true, nil
+	}
+	// A check may have left read-only directories (Go's module cache).
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		return false, fmt.Errorf("remove the snapshot %s left by a killed vbd: %w", dir, err)
+	}
+	return true, nil
+}
+
+// withMarker returns env with the check's marker set.
+func withMarker(env []string, marker string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, markerVar+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, markerVar+"="+marker)
+}
