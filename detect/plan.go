@@ -8,7 +8,6 @@
 package detect
 
 import (
-	"strings"
 	"time"
 )
 
@@ -128,29 +127,9 @@ func (p Plan) Runnable() []Check {
 	return out
 }
 
-// ShellJoin quotes each word for a POSIX shell where needed.
-func ShellJoin(argv []string) string {
-	words := make([]string, 0, len(argv))
-	for _, a := range argv {
-		words = append(words, ShellQuote(a))
-	}
-	return strings.Join(words, " ")
-}
+// ShellJoin quotes each word for a POSIX shell where needed (see Join).
+func ShellJoin(argv []string) string { return Join(argv) }
 
-// ShellQuote quotes s for a POSIX shell when it contains anything but safe characters.
-func ShellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%^", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// ShellQuote quotes s for a POSIX shell when it contains anything but safe
+// characters (see Quote).
+func ShellQuote(s string) string { return Quote(s) }
