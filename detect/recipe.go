@@ -2,6 +2,7 @@ package detect
 
 import (
 	"path"
+	"strconv"
 	"regexp"
 	"strings"
 )
@@ -9,12 +10,15 @@ import (
 // printOnly reports whether every command of a recipe is a no-op or a print.
 func printOnly(recipe []string) bool {
 	for _, line := range recipe {
-		for _, seg := range segments(line) {
-			w := firstWord(seg)
-			switch w {
+		cmds := recipeCommands(line)
+		if cmds == nil {
+			return false
+		}
+		for _, words := range cmds {
+			switch words[0] {
 			case "echo", "printf", "true", ":":
 			case "exit":
-				if strings.TrimSpace(strings.TrimPrefix(seg, "exit")) != "0" {
+				if len(words) != 2 || words[1] != "0" {
 					return false
 				}
 			default:
@@ -80,39 +84,109 @@ func (mf *makefile) reaches(from, to string) bool {
 	return visited[to]
 }
 
-// segments splits a recipe line into simple commands at && || ; | and
-// strips make's @ - + prefixes and subshell parentheses.
-func segments(line string) []string {
+// recipeCommands splits one recipe line into its simple commands, each
+// as shell words, with make's @ - + prefixes stripped. make expands its own
+// references before the shell sees the line, so each $(VAR), ${VAR} and
+// $X is set aside as a placeholder for the shell parse and put back
+// verbatim in the words ("$(MAKE)", "$(GO)"), and $$ becomes $. A line the
+// shell cannot parse yields no commands: it cannot be read, so it neither
+// counts as print-only nor covers anything.
+func recipeCommands(line string) [][]string {
 	line = strings.TrimLeft(line, "@-+ \t")
-	var out []string
-	start := 0
-	flush := func(end int) {
-		seg := strings.TrimLeft(line[start:end], "({ \t")
-		// Drop a subshell's closing parenthesis, not the one of $(MAKE).
-		for strings.HasSuffix(strings.TrimRight(seg, " \t"), ")") && strings.Count(seg, ")") > strings.Count(seg, "(") {
-			seg = strings.TrimSuffix(strings.TrimRight(seg, " \t"), ")")
-		}
-		seg = strings.TrimRight(seg, "} \t")
-		seg = strings.TrimLeft(seg, "@-+ \t")
-		if seg != "" {
-			out = append(out, seg)
-		}
+	text, refs := setAsideMakeRefs(line)
+	cmds, err := Commands(text)
+	if err != nil {
+		return nil
 	}
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case ';':
-			flush(i)
-			start = i + 1
-		case '&', '|':
-			flush(i)
-			if i+1 < len(line) && line[i+1] == line[i] {
-				i++
+	if len(refs) == 0 {
+		return cmds
+	}
+	for _, c := range cmds {
+		for i, w := range c {
+			if strings.Contains(w, makeRefMark) {
+				c[i] = restoreMakeRefs(w, refs)
 			}
-			start = i + 1
 		}
 	}
-	flush(len(line))
-	return out
+	return cmds
+}
+
+// makeRefMark brackets a placeholder's index; it is plain letters, so the
+// shell parses it as part of a literal word.
+const makeRefMark = "VBDMAKEREF"
+
+// setAsideMakeRefs replaces make's variable references by placeholders.
+func setAsideMakeRefs(line string) (string, []string) {
+	if !strings.Contains(line, "$") {
+		return line, nil
+	}
+	var b strings.Builder
+	var refs []string
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c != '$' || i+1 >= len(line) {
+			b.WriteByte(c)
+			continue
+		}
+		next := line[i+1]
+		end := i + 2 // a one-character reference: $@, $<, $X
+		switch next {
+		case '$':
+			b.WriteByte('$')
+			i++
+			continue
+		case '(', '{':
+			closer := byte(')')
+			if next == '{' {
+				closer = '}'
+			}
+			depth := 0
+			end = -1
+			for j := i + 1; j < len(line); j++ {
+				switch line[j] {
+				case next:
+					depth++
+				case closer:
+					depth--
+				}
+				if depth == 0 {
+					end = j + 1
+					break
+				}
+			}
+			if end < 0 {
+				b.WriteString(line[i:]) // unbalanced: let the shell complain
+				return b.String(), refs
+			}
+		}
+		b.WriteString(makeRefMark)
+		b.WriteString(strconv.Itoa(len(refs)))
+		b.WriteString(makeRefMark)
+		refs = append(refs, line[i:end])
+		i = end - 1
+	}
+	return b.String(), refs
+}
+
+// restoreMakeRefs puts the references set aside back into a word.
+func restoreMakeRefs(w string, refs []string) string {
+	var b strings.Builder
+	for {
+		before, rest, ok := strings.Cut(w, makeRefMark)
+		if !ok {
+			b.WriteString(w)
+			return b.String()
+		}
+		num, after, ok := strings.Cut(rest, makeRefMark)
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil || n < 0 || n >= len(refs) {
+			b.WriteString(w)
+			return b.String()
+		}
+		b.WriteString(before)
+		b.WriteString(refs[n])
+		w = after
+	}
 }
 
 // shellPrefixes are words before the command that do not change it.
@@ -132,8 +206,7 @@ var (
 func scanRecipe(line, dir string, sameDir func(string)) []makeRef {
 	var refs []makeRef
 	cur, known := dir, true
-	for _, seg := range segments(line) {
-		words := strings.Fields(seg)
+	for _, words := range recipeCommands(line) {
 		for len(words) > 0 && (shellPrefixes[words[0]] || isAssignment(words[0])) {
 			words = words[1:]
 		}
@@ -153,6 +226,7 @@ func scanRecipe(line, dir string, sameDir func(string)) []makeRef {
 		if !known {
 			continue
 		}
+		seg := strings.Join(words, " ")
 		if goTestRe.MatchString(seg) {
 			refs = append(refs, makeRef{refGoTest, cur})
 		}
