@@ -53,6 +53,9 @@ type want struct {
 	source  string
 	kind    Kind
 	reason  string // substring
+	setup   string // substring; "-" asserts none
+	serial  string
+	err     string // substring of Check.Error
 }
 
 type detectCase struct {
@@ -128,6 +131,15 @@ func checkPlan(t *testing.T, c detectCase, plan Plan) {
 		}
 		if w.kind != "" && got.Kind != w.kind {
 			t.Errorf("%s: kind %q, want %q", w.name, got.Kind, w.kind)
+		}
+		if w.setup == "-" && got.Setup != "" || w.setup != "" && w.setup != "-" && !strings.Contains(got.Setup, w.setup) {
+			t.Errorf("%s: setup %q, want %q", w.name, got.Setup, w.setup)
+		}
+		if got.Serial != w.serial {
+			t.Errorf("%s: serial %q, want %q", w.name, got.Serial, w.serial)
+		}
+		if w.err != "" && !strings.Contains(got.Error, w.err) || w.err == "" && got.Error != "" {
+			t.Errorf("%s: error %q, want %q", w.name, got.Error, w.err)
 		}
 		if w.reason != "" && !strings.Contains(got.Reason, w.reason) {
 			t.Errorf("%s: reason %q, want it to contain %q", w.name, got.Reason, w.reason)
@@ -306,13 +318,14 @@ func TestDetectNPM(t *testing.T) {
 		},
 		"missing test script is a skipped candidate": {
 			fs:     fsOf("package.json", `{"scripts":{"build":"tsc"}}`),
-			names:  []string{"npm test"},
-			checks: []want{{name: "npm test", skipped: "no test script"}},
+			names:  []string{"npm test", "npm run build"},
+			checks: []want{{name: "npm test", skipped: "no test script"}, {name: "npm run build", skipped: "not a check"}},
 		},
 		"lint and the first type-check alias are quick and come first": {
 			fs:    fsOf("web/package.json", `{"scripts":{"test":"vitest run","lint":"eslint .","typecheck":"tsc --noEmit","tsc":"tsc"}}`),
-			names: []string{"npm run lint (web)", "npm run typecheck (web)", "npm test (web)"},
+			names: []string{"npm run lint (web)", "npm run typecheck (web)", "npm test (web)", "npm run tsc (web)"},
 			checks: []want{
+				{name: "npm run tsc (web)", skipped: "another type-check script runs: typecheck"},
 				{name: "npm run lint (web)", argv: []string{"npm", "run", "lint"}, kind: KindLint, dir: "web"},
 				{name: "npm run typecheck (web)", argv: []string{"npm", "run", "typecheck"}, kind: KindTypecheck},
 				{name: "npm test (web)", kind: KindTest},
@@ -340,15 +353,15 @@ func TestDetectNPM(t *testing.T) {
 			checks:   []want{{name: "npm test", skipped: "no test script"}},
 			warnings: []string{`package.json: "scripts" is not an object`},
 		},
-		"broken package.json is a warning naming the file, other projects still detected": {
-			fs:       fsOf("web/package.json", `{"scripts": {"test": "jest",}`, "go.mod", goMod, "a_test.go", goTest),
-			names:    []string{"go vet", "go build", "go test"},
-			warnings: []string{"web/package.json: parse JSON: "},
+		"broken package.json is an error row for its root, other projects still detected": {
+			fs:     fsOf("web/package.json", `{"scripts": {"test": "jest",}`, "go.mod", goMod, "a_test.go", goTest),
+			names:  []string{"go vet", "go build", "go test", "read web/package.json"},
+			checks: []want{{name: "read web/package.json", dir: "web", skipped: "error: cannot read web/package.json: it is not valid JSON (parse JSON: invalid character '}' looking for beginning of object key string); fix the file so its scripts can be checked", err: "cannot read web/package.json: it is not valid JSON"}},
 		},
-		"package.json that is null is a warning": {
-			fs:       fsOf("package.json", `null`),
-			names:    []string{},
-			warnings: []string{"package.json: parse JSON"},
+		"package.json that is null is an error row": {
+			fs:     fsOf("package.json", `null`),
+			names:  []string{"read package.json"},
+			checks: []want{{name: "read package.json", skipped: "error: cannot read package.json: it is not valid JSON (parse JSON: the file is null, not an object); fix the file so its scripts can be checked", err: "the file is null"}},
 		},
 		"package.json with a BOM parses": {
 			fs:     fsOf("package.json", "\ufeff"+pkgJest),

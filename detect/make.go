@@ -26,7 +26,7 @@ func (d *detector) detectMake() {
 				continue
 			}
 			p := path.Join(dir, name)
-			data, ok := d.read(p)
+			data, ok := d.readMarker(ecoMake, dir, p)
 			if !ok {
 				continue
 			}
@@ -70,6 +70,7 @@ func (d *detector) addMake(mf *makefile) {
 	}{{"lint", KindLint}, {"vet", KindVet}} {
 		if r := mf.target(t.name); r != nil {
 			c := mk(r, t.kind, true)
+			mf.guard(&c, r.name)
 			refs, _ := mf.fingerprint(r.name)
 			d.addWrapper(ecoMake, c, refs)
 		}
@@ -85,6 +86,7 @@ func (d *detector) addMake(mf *makefile) {
 	}
 	for _, r := range tests {
 		c := mk(r, KindTest, false)
+		mf.guard(&c, r.name)
 		refs, _ := mf.fingerprint(r.name)
 		if slices.ContainsFunc(refs, func(ref makeRef) bool { return ref.what == refGoTest }) {
 			// go test's plain output hides skipped and absent tests; -v
@@ -92,5 +94,39 @@ func (d *detector) addMake(mf *makefile) {
 			c.Env = []string{"GOFLAGS=-v"}
 		}
 		d.addWrapper(ecoMake, c, refs)
+	}
+}
+
+// guard skips a target whose recipes (its own, its prerequisites' and
+// same-Makefile sub-makes') rewrite files or start a watcher: vbd never
+// changes the work tree and never starts a loop that does not end.
+func (mf *makefile) guard(c *Check, target string) {
+	_, visited := mf.fingerprint(target)
+	names := make([]string, 0, len(visited))
+	for name := range visited {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var t scriptTraits
+	for _, name := range names {
+		r := mf.rules[name]
+		if r == nil {
+			continue
+		}
+		for _, line := range r.recipe {
+			st := traitsOf(recipeCommands(line))
+			t.writer = cmp(t.writer, st.writer)
+			t.watcher = cmp(t.watcher, st.watcher)
+			t.install = t.install || st.install
+		}
+	}
+	switch {
+	case t.writer != "":
+		c.Skipped = "rewrites files: " + t.writer
+	case t.watcher != "":
+		c.Skipped = "starts a watcher: " + t.watcher
+	}
+	if t.install {
+		c.Serial = "install " + mf.dir
 	}
 }
