@@ -2,8 +2,8 @@ package detect
 
 import (
 	"path"
-	"strconv"
 	"regexp"
+	"strconv"
 	"strings"
 )
 

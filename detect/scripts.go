@@ -284,4 +284,3 @@ func (d *detector) workspaceOf(dir string) string {
 		}
 	}
 }
-

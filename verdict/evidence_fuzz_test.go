@@ -43,7 +43,7 @@ func FuzzGoTestJSON(f *testing.F) {
 	c := detect.Check{Kind: detect.KindTest, Runner: detect.RunnerGoTestJSON}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzScanner(t, c, data)
-		g := newGoTestJSONScanner()
+		g := newGoTestJSONScanner(detect.Check{})
 		for l := range bytes.SplitSeq(data, []byte("\n")) {
 			g.Line(l)
 		}

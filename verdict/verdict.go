@@ -62,6 +62,18 @@ type Evidence struct {
 	// NotConfigured, when set, says why a non-zero exit only means that
 	// nothing is configured: "npm-init placeholder script", "no tests found".
 	NotConfigured string `json:"not_configured,omitempty"`
+	// Failures are the failed tests' own lines, in the order reported
+	// (evidence_failures.go): at most 10, each at most 30 lines.
+	Failures []Failure `json:"failures,omitempty"`
+	// Cached is true when go test took every package result from its
+	// cache ("12 passed (cached)").
+	Cached bool `json:"cached,omitempty"`
+	// PassedNames are the passing tests' names where the runner gives
+	// them (go test, TAP, cargo), at most 2000, for the ratchet.
+	PassedNames []string `json:"passed_names,omitempty"`
+	// Setup, when set, says the check failed because a dependency or tool
+	// is not installed, and the one command that fixes it.
+	Setup string `json:"setup,omitempty"`
 }
 
 // Outcome is one check of the plan with what happened to it.
