@@ -9,8 +9,6 @@ import (
 var (
 	cargoResult = regexp.MustCompile(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
 	cargoError  = regexp.MustCompile(`^error(?:\[E\d+\]|: could not compile)`)
-	// "test tests::it_adds ... ok": one passing test, by name.
-	cargoTestOK = regexp.MustCompile(`^test (\S+) \.\.\. ok$`)
 	// "---- tests::it_fails stdout ----" opens a failed test's output.
 	cargoFailure = regexp.MustCompile(`^---- (\S+) stdout ----$`)
 )
@@ -35,10 +33,11 @@ func (s *textScanner) cargoLine(l, t []byte) bool {
 			}
 			return true
 		case hasPrefix(l, "test ") && bytes.HasSuffix(l, []byte(" ... ok")):
-			if m := cargoTestOK.FindSubmatch(l); m != nil {
-				s.passed.add(string(m[1]))
-				return true
+			// "test NAME ... ok": the name is one word.
+			if name := l[len("test ") : len(l)-len(" ... ok")]; !s.passed.full && len(name) > 0 && bytes.IndexAny(name, " \t") < 0 {
+				s.passed.add(string(name))
 			}
+			return true
 		}
 	case 'e':
 		if hasPrefix(l, "error") && cargoError.Match(l) {

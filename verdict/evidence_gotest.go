@@ -61,6 +61,8 @@ type goTestJSON struct {
 	// pkgPassed and pkgCached count packages that passed, and of them
 	// those whose result came from the test cache.
 	pkgPassed, pkgCached int
+	// lastPkg, lastTest and lastKey cache the last output key.
+	lastPkg, lastTest, lastKey string
 }
 
 func newGoTestJSONScanner(c detect.Check) *goTestJSON {
@@ -69,6 +71,14 @@ func newGoTestJSONScanner(c detect.Check) *goTestJSON {
 
 // outputKey names a test's (or, with test "", a package's) output.
 func outputKey(pkg, test string) string { return pkg + "\x00" + test }
+
+// key is outputKey, reusing the last key: a test's events come in runs.
+func (g *goTestJSON) key(pkg, test string) string {
+	if pkg != g.lastPkg || test != g.lastTest || g.lastKey == "" {
+		g.lastPkg, g.lastTest, g.lastKey = pkg, test, outputKey(pkg, test)
+	}
+	return g.lastKey
+}
 
 // keep adds one output line of a running test or a package build.
 func (g *goTestJSON) keep(key, text string) {
@@ -83,7 +93,13 @@ func (g *goTestJSON) keep(key, text string) {
 		}
 		return
 	}
-	g.outputs[key] = append(lines, lineString(clean([]byte(text))))
+	if strings.IndexByte(text, 0x1b) >= 0 || strings.IndexByte(text, '\r') >= 0 {
+		text = string(clean([]byte(text)))
+	}
+	if len(text) > maxLineBytes {
+		text = text[:maxLineBytes] + "…"
+	}
+	g.outputs[key] = append(lines, text)
 }
 
 // failed files a failed test's kept output: its "--- FAIL" line first.
@@ -107,7 +123,13 @@ func (g *goTestJSON) Line(line []byte) []byte {
 		return line
 	}
 	var ev goEvent
-	if err := json.Unmarshal(trimmed, &ev); err != nil || ev.Action == "" {
+	if !decodeGoEvent(trimmed, &ev) {
+		ev = goEvent{}
+		if err := json.Unmarshal(trimmed, &ev); err != nil {
+			ev.Action = ""
+		}
+	}
+	if ev.Action == "" {
 		// Not an event: a line split because it was too long, or stderr
 		// that happens to start with a brace. Keep it as it is.
 		g.plain(line)
@@ -143,7 +165,7 @@ func (g *goTestJSON) event(ev *goEvent) []byte {
 			g.keep(outputKey(ev.ImportPath, ""), out)
 			g.setup.line(clean([]byte(strings.TrimRight(out, "\n"))))
 		case ev.Test != "":
-			g.keep(outputKey(ev.Package, ev.Test), out)
+			g.keep(g.key(ev.Package, ev.Test), out)
 		case strings.HasPrefix(out, "ok ") && strings.Contains(out, "(cached)"):
 			g.pkgCached++
 		case strings.HasPrefix(out, "FAIL") || strings.HasPrefix(out, "panic: ") || strings.HasPrefix(out, "# "):
@@ -203,8 +225,8 @@ func (g *goTestJSON) markParents(pkg, test string) {
 }
 
 func (g *goTestJSON) testEnd(ev *goEvent) {
-	key := outputKey(ev.Package, ev.Test)
-	name := ev.Package + "." + ev.Test
+	key := g.key(ev.Package, ev.Test)
+	name := func() string { return ev.Package + "." + ev.Test }
 	if m := g.parents[ev.Package]; m != nil {
 		if _, parent := m[ev.Test]; parent {
 			delete(m, ev.Test)
@@ -213,8 +235,8 @@ func (g *goTestJSON) testEnd(ev *goEvent) {
 				// subtests passed); that is a failure, not a leaf. One
 				// that failed with a subtest adds nothing to its block.
 				g.failure = true
-				if !g.childFailed(name) {
-					g.failedWith(name, key)
+				if n := name(); !g.childFailed(n) {
+					g.failedWith(n, key)
 				}
 			}
 			delete(g.outputs, key)
@@ -224,13 +246,15 @@ func (g *goTestJSON) testEnd(ev *goEvent) {
 	switch ev.Action {
 	case "pass":
 		g.passed++
-		g.names.add(name)
+		if !g.names.full {
+			g.names.add(name())
+		}
 	case "skip":
 		g.skipped++
 	case "fail":
 		g.failed++
 		g.failure = true
-		g.failedWith(name, key)
+		g.failedWith(name(), key)
 		return
 	}
 	delete(g.outputs, key)

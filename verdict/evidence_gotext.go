@@ -8,7 +8,6 @@ import (
 
 // go test's plain text, seen through make (with -v via GOFLAGS=-v).
 var (
-	goResult       = regexp.MustCompile(`^(\s*)--- (PASS|FAIL|SKIP): (\S+) \(`)
 	goNoTestFiles  = regexp.MustCompile(`^\?\s+\S+\s+\[no test files\]$`)
 	goNoTestsToRun = regexp.MustCompile(`^ok\s+\S+\s+.*\[no tests to run\]$`)
 	goOK           = regexp.MustCompile(`^ok\s+\S+\s+(\d+(\.\d+)?s|\(cached\))(\s|$)`)
@@ -22,8 +21,39 @@ type goTextState struct {
 	prev goPending
 	// run holds the indented lines since the last "=== RUN" (bounded):
 	// with -v a test's assertion output comes before its "--- FAIL".
-	run   []string
+	run   lineBuf
 	inRun bool
+}
+
+// lineBuf keeps a few lines in one reused byte slice: the lines printed
+// while a test runs are copied for every test, and nearly every test
+// passes, so they must cost no allocation.
+type lineBuf struct {
+	data []byte
+	ends []int
+}
+
+func (b *lineBuf) reset() { b.data, b.ends = b.data[:0], b.ends[:0] }
+
+func (b *lineBuf) add(l []byte) {
+	if len(b.ends) >= maxFailureLines {
+		return
+	}
+	if len(l) > maxLineBytes {
+		l = l[:maxLineBytes]
+	}
+	b.data = append(b.data, l...)
+	b.ends = append(b.ends, len(b.data))
+}
+
+func (b *lineBuf) lines() []string {
+	out := make([]string, 0, len(b.ends))
+	start := 0
+	for _, end := range b.ends {
+		out = append(out, string(b.data[start:end]))
+		start = end
+	}
+	return out
 }
 
 // goPending is the last go test result line, kept to tell parents from
@@ -50,7 +80,8 @@ func (s *textScanner) goTextLine(l, t []byte) bool {
 		}
 	case '=':
 		if hasPrefix(t, "=== RUN") {
-			g.run, g.inRun = g.run[:0], true
+			g.run.reset()
+			g.inRun = true
 		}
 	case 'o', 'n':
 		return s.goOKLine(l)
@@ -84,24 +115,24 @@ func (s *textScanner) goTextLine(l, t []byte) bool {
 // the failure that may follow; Line calls it for every indented line.
 func (s *textScanner) goRunLine(l, t []byte) {
 	g := &s.goText
-	if g.inRun && len(g.run) < maxFailureLines && !hasPrefix(t, "--- ") && !hasPrefix(t, "=== ") {
-		g.run = append(g.run, lineString(l))
+	if g.inRun && !hasPrefix(t, "--- ") && !hasPrefix(t, "=== ") {
+		g.run.add(l)
 	}
 }
 
 func (s *textScanner) goResultLine(l []byte) {
-	m := goResult.FindSubmatch(l)
-	if m == nil {
+	indent, st, nm, ok := parseGoResult(l)
+	if !ok {
 		return
 	}
-	name, status := string(m[3]), string(m[2])
 	// go test indents a subtest's result four spaces per level, and its
 	// name carries one "/" per level. A result line indented deeper than
 	// its name allows is quoted output (a test logging another run, as
 	// testscript does), not a result of this run.
-	if indent := len(m[1]); indent%4 != 0 || strings.Count(name, "/") < indent/4 {
+	if indent%4 != 0 || bytes.Count(nm, []byte("/")) < indent/4 {
 		return
 	}
+	status, name := goStatus(st), string(nm)
 	s.see(rGoTest)
 	g := &s.goText
 	switch status {
@@ -111,7 +142,8 @@ func (s *textScanner) goResultLine(l []byte) {
 	case "PASS":
 		s.passed.add(name)
 	}
-	g.run, g.inRun = g.run[:0], false
+	g.run.reset()
+	g.inRun = false
 	p := &g.prev
 	if p.valid {
 		switch {
@@ -146,7 +178,7 @@ func (s *textScanner) goFailure(name string, l []byte) {
 	}
 	f.start(name, l, func(l, t []byte) bool { return !isIndented(l) || hasPrefix(t, "--- ") || hasPrefix(t, "=== ") })
 	if f.cur != nil {
-		for _, r := range s.goText.run {
+		for _, r := range s.goText.run.lines() {
 			if len(f.cur.Lines) < maxFailureLines {
 				f.cur.Lines = append(f.cur.Lines, r)
 			}
@@ -192,4 +224,38 @@ func (s *textScanner) goOKLine(l []byte) bool {
 		return false
 	}
 	return true
+}
+
+// parseGoResult reads "--- PASS: TestX (0.00s)", indented by subtest
+// depth, without a regex: it is the commonest line of go test -v.
+func parseGoResult(l []byte) (indent int, status, name []byte, ok bool) {
+	for indent < len(l) && (l[indent] == ' ' || l[indent] == '\t') {
+		indent++
+	}
+	rest := l[indent:]
+	if len(rest) < 10 || !hasPrefix(rest, "--- ") || rest[8] != ':' || rest[9] != ' ' {
+		return 0, nil, nil, false
+	}
+	status, rest = rest[4:8], rest[10:]
+	if goStatus(status) == "" {
+		return 0, nil, nil, false
+	}
+	i := bytes.IndexAny(rest, " \t\v\f\r")
+	if i <= 0 || i+1 >= len(rest) || rest[i] != ' ' || rest[i+1] != '(' {
+		return 0, nil, nil, false
+	}
+	return indent, status, rest[:i], true
+}
+
+// goStatus is the status word as a constant string, or "".
+func goStatus(b []byte) string {
+	switch string(b) {
+	case "PASS":
+		return "PASS"
+	case "FAIL":
+		return "FAIL"
+	case "SKIP":
+		return "SKIP"
+	}
+	return ""
 }

@@ -48,8 +48,8 @@ func (s *textScanner) pytestAnyLine(l, t []byte) bool {
 			}
 		}
 	default:
-		// A summary has " in <seconds>s": a cheap test before the regex.
-		if bytes.Contains(t, []byte(" in ")) {
+		// A summary ends " in <seconds>s": a cheap test before the regex.
+		if pytestTail(t) {
 			s.pytestLine(t)
 		}
 	}
@@ -108,4 +108,30 @@ func (s *textScanner) pytestLine(t []byte) {
 		return
 	}
 	s.count(rPytest, passed, failed, skipped, passed+failed+skipped+other)
+}
+
+// pytestTail reports whether a line ends like a pytest summary: " in
+// 0.01s", optionally " (0:00:01)", then blanks and "=" rules.
+func pytestTail(t []byte) bool {
+	end := len(t)
+	for end > 0 && (t[end-1] == '=' || t[end-1] == ' ') {
+		end--
+	}
+	t = t[:end]
+	if end > 0 && t[end-1] == ')' {
+		open := bytes.LastIndexByte(t, '(')
+		if open < 1 || t[open-1] != ' ' {
+			return false
+		}
+		t = t[:open-1]
+	}
+	if len(t) == 0 || t[len(t)-1] != 's' {
+		return false
+	}
+	t = t[:len(t)-1]
+	i := len(t)
+	for i > 0 && (t[i-1] >= '0' && t[i-1] <= '9' || t[i-1] == '.') {
+		i--
+	}
+	return i < len(t) && bytes.HasSuffix(t[:i], []byte(" in "))
 }

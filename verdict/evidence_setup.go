@@ -62,15 +62,15 @@ func (w *setupWatch) line(l []byte) {
 		if strings.Contains(tool, "node_modules/.bin/") || w.known != "" {
 			w.what, w.kind = tool+": not found", "node"
 		}
-	case bytes.Contains(l, []byte("Cannot find ")):
+	case hasPrefix(l, "Cannot find ") || hasPrefix(l, "Error: Cannot find "):
 		if m := nodeNoModule.FindSubmatch(l); m != nil && w.known != "" {
 			w.what, w.kind = "Cannot find module '"+string(m[1])+"'", "node"
 		}
-	case bytes.Contains(l, []byte("No module named")):
+	case bytes.HasSuffix(l, []byte("pytest")) || bytes.HasSuffix(l, []byte("pytest'")):
 		if pyNoPytest.Match(l) {
 			w.what, w.kind = "No module named pytest", "python"
 		}
-	case bytes.HasPrefix(l, []byte("go: ")) || bytes.Contains(l, []byte("dial tcp")) || bytes.Contains(l, []byte("proxy.golang.org")):
+	case hasPrefix(l, "go: ") || bytes.IndexByte(l, '@') > 0 && bytes.Contains(l, []byte("dial tcp")):
 		if goDownload.Match(l) {
 			w.what, w.kind = strings.TrimSpace(lineString(l)), "go"
 		}

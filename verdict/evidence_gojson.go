@@ -1,0 +1,219 @@
+package verdict
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// decodeGoEvent decodes one test2json event without reflection: go test
+// -json prints millions of them, and encoding/json spends most of the
+// scanner's time. It reads only flat objects of string and number
+// values; anything else (or any doubt) returns false, and the caller
+// falls back to encoding/json, which stays the reference.
+func decodeGoEvent(b []byte, ev *goEvent) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b) // {}
+	}
+	for {
+		i = skipSpace(b, i)
+		key, next, ok := jsonString(b, i)
+		if !ok || foldedKey(key) {
+			return false
+		}
+		i = skipSpace(b, next)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return false
+		}
+		if b[i] == '"' {
+			val, next, ok := jsonString(b, i)
+			if !ok {
+				return false
+			}
+			switch key {
+			case "Action":
+				ev.Action = val
+			case "Package":
+				ev.Package = val
+			case "Test":
+				ev.Test = val
+			case "Output":
+				v := val
+				ev.Output = &v
+			case "ImportPath":
+				ev.ImportPath = val
+			case "FailedBuild":
+				ev.FailedBuild = val
+			}
+			i = next
+		} else {
+			// A number (Elapsed), true/false or null: skip to the comma.
+			j := i
+			for j < len(b) && b[j] != ',' && b[j] != '}' {
+				if b[j] == '{' || b[j] == '[' || b[j] == '"' {
+					return false
+				}
+				j++
+			}
+			if key == "Output" || key == "Action" || key == "Test" || key == "Package" || key == "ImportPath" || key == "FailedBuild" {
+				return false // null or a wrong type: let encoding/json decide
+			}
+			if !jsonLiteral(bytes.TrimRight(b[i:j], " \t\r\n")) {
+				return false
+			}
+			i = j
+		}
+		i = skipSpace(b, i)
+		if i < len(b) && b[i] == ',' {
+			i++
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			return skipSpace(b, i+1) == len(b)
+		}
+		return false
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// jsonString reads the JSON string starting at b[i] == '"'.
+func jsonString(b []byte, i int) (string, int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return "", 0, false
+	}
+	i++
+	start := i
+	for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+		i++
+	}
+	if i < len(b) && b[i] == '"' {
+		s := b[start:i]
+		if !utf8.Valid(s) {
+			return "", 0, false
+		}
+		return string(s), i + 1, true
+	}
+	// Escapes: decode into a buffer.
+	out := make([]byte, 0, i-start+16)
+	out = append(out, b[start:i]...)
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			if !utf8.Valid(out) {
+				return "", 0, false
+			}
+			return string(out), i + 1, true
+		case c < 0x20:
+			return "", 0, false
+		case c != '\\':
+			out = append(out, c)
+			i++
+			continue
+		}
+		if i+1 >= len(b) {
+			return "", 0, false
+		}
+		switch b[i+1] {
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case '"', '\\', '/':
+			out = append(out, b[i+1])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'u':
+			if i+6 > len(b) {
+				return "", 0, false
+			}
+			n, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+			if err != nil || n >= 0xD800 && n < 0xE000 {
+				return "", 0, false // surrogate pairs: leave to encoding/json
+			}
+			out = utf8.AppendRune(out, rune(n))
+			i += 6
+			continue
+		default:
+			return "", 0, false
+		}
+		i += 2
+	}
+	return "", 0, false
+}
+
+// eventKeys are the fields decodeGoEvent fills.
+var eventKeys = [...]string{"Action", "Package", "Test", "Output", "ImportPath", "FailedBuild"}
+
+// foldedKey reports a key encoding/json would match to a field only by
+// its case-insensitive rule ("action"): left to encoding/json.
+func foldedKey(k string) bool {
+	for _, f := range eventKeys {
+		if k != f && strings.EqualFold(k, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonLiteral reports whether b is true, false, null or a JSON number.
+func jsonLiteral(b []byte) bool {
+	switch string(b) {
+	case "true", "false", "null":
+		return true
+	}
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
+}
