@@ -97,7 +97,7 @@ func FuzzDecodeGoEvent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var fast goEvent
-		if !decodeGoEvent(data, &fast) {
+		if !decodeGoEvent(data, &fast, &goEvent{Package: "p", Test: "T"}) {
 			return
 		}
 		var ref goEvent

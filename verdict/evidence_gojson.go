@@ -12,7 +12,10 @@ import (
 // scanner's time. It reads only flat objects of string and number
 // values; anything else (or any doubt) returns false, and the caller
 // falls back to encoding/json, which stays the reference.
-func decodeGoEvent(b []byte, ev *goEvent) bool {
+//
+// prev is the previous event: a Package or Test equal to its value reuses
+// that string instead of allocating another.
+func decodeGoEvent(b []byte, ev *goEvent, prev *goEvent) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -24,7 +27,7 @@ func decodeGoEvent(b []byte, ev *goEvent) bool {
 	for {
 		i = skipSpace(b, i)
 		key, next, ok := jsonString(b, i)
-		if !ok || foldedKey(key) {
+		if !ok || foldedKey(string(key)) {
 			return false
 		}
 		i = skipSpace(b, next)
@@ -40,20 +43,20 @@ func decodeGoEvent(b []byte, ev *goEvent) bool {
 			if !ok {
 				return false
 			}
-			switch key {
+			switch string(key) {
 			case "Action":
-				ev.Action = val
+				ev.Action = goAction(val)
 			case "Package":
-				ev.Package = val
+				ev.Package = reuse(val, prev.Package)
 			case "Test":
-				ev.Test = val
+				ev.Test = reuse(val, prev.Test)
 			case "Output":
-				v := val
+				v := string(val)
 				ev.Output = &v
 			case "ImportPath":
-				ev.ImportPath = val
+				ev.ImportPath = string(val)
 			case "FailedBuild":
-				ev.FailedBuild = val
+				ev.FailedBuild = string(val)
 			}
 			i = next
 		} else {
@@ -65,7 +68,7 @@ func decodeGoEvent(b []byte, ev *goEvent) bool {
 				}
 				j++
 			}
-			if key == "Output" || key == "Action" || key == "Test" || key == "Package" || key == "ImportPath" || key == "FailedBuild" {
+			if k := string(key); k == "Output" || k == "Action" || k == "Test" || k == "Package" || k == "ImportPath" || k == "FailedBuild" {
 				return false // null or a wrong type: let encoding/json decide
 			}
 			if !jsonLiteral(bytes.TrimRight(b[i:j], " \t\r\n")) {
@@ -92,10 +95,22 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// jsonString reads the JSON string starting at b[i] == '"'.
-func jsonString(b []byte, i int) (string, int, bool) {
+// goAction returns the action as a constant string where it is a known
+// one, so that the commonest value costs no allocation.
+func goAction(b []byte) string {
+	for _, a := range [...]string{"output", "run", "pass", "fail", "skip", "start", "pause", "cont", "bench", "build-output", "build-fail"} {
+		if string(b) == a {
+			return a
+		}
+	}
+	return string(b)
+}
+
+// jsonString reads the JSON string starting at b[i] == '"'. Without
+// escapes the result is a slice of b, so a key costs no allocation.
+func jsonString(b []byte, i int) ([]byte, int, bool) {
 	if i >= len(b) || b[i] != '"' {
-		return "", 0, false
+		return nil, 0, false
 	}
 	i++
 	start := i
@@ -105,9 +120,9 @@ func jsonString(b []byte, i int) (string, int, bool) {
 	if i < len(b) && b[i] == '"' {
 		s := b[start:i]
 		if !utf8.Valid(s) {
-			return "", 0, false
+			return nil, 0, false
 		}
-		return string(s), i + 1, true
+		return s, i + 1, true
 	}
 	// Escapes: decode into a buffer.
 	out := make([]byte, 0, i-start+16)
@@ -117,18 +132,18 @@ func jsonString(b []byte, i int) (string, int, bool) {
 		switch {
 		case c == '"':
 			if !utf8.Valid(out) {
-				return "", 0, false
+				return nil, 0, false
 			}
-			return string(out), i + 1, true
+			return out, i + 1, true
 		case c < 0x20:
-			return "", 0, false
+			return nil, 0, false
 		case c != '\\':
 			out = append(out, c)
 			i++
 			continue
 		}
 		if i+1 >= len(b) {
-			return "", 0, false
+			return nil, 0, false
 		}
 		switch b[i+1] {
 		case 'n':
@@ -145,21 +160,21 @@ func jsonString(b []byte, i int) (string, int, bool) {
 			out = append(out, '\f')
 		case 'u':
 			if i+6 > len(b) {
-				return "", 0, false
+				return nil, 0, false
 			}
 			n, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
 			if err != nil || n >= 0xD800 && n < 0xE000 {
-				return "", 0, false // surrogate pairs: leave to encoding/json
+				return nil, 0, false // surrogate pairs: leave to encoding/json
 			}
 			out = utf8.AppendRune(out, rune(n))
 			i += 6
 			continue
 		default:
-			return "", 0, false
+			return nil, 0, false
 		}
 		i += 2
 	}
-	return "", 0, false
+	return nil, 0, false
 }
 
 // eventKeys are the fields decodeGoEvent fills.
@@ -216,4 +231,12 @@ func jsonLiteral(b []byte) bool {
 		}
 	}
 	return i == len(b)
+}
+
+// reuse returns old when it spells b, else a new string.
+func reuse(b []byte, old string) string {
+	if string(b) == old {
+		return old
+	}
+	return string(b)
 }

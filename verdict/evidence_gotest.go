@@ -61,6 +61,8 @@ type goTestJSON struct {
 	// pkgPassed and pkgCached count packages that passed, and of them
 	// those whose result came from the test cache.
 	pkgPassed, pkgCached int
+	// prev holds the last event's package and test, to reuse the strings.
+	prev goEvent
 	// lastPkg, lastTest and lastKey cache the last output key.
 	lastPkg, lastTest, lastKey string
 }
@@ -123,7 +125,7 @@ func (g *goTestJSON) Line(line []byte) []byte {
 		return line
 	}
 	var ev goEvent
-	if !decodeGoEvent(trimmed, &ev) {
+	if !decodeGoEvent(trimmed, &ev, &g.prev) {
 		ev = goEvent{}
 		if err := json.Unmarshal(trimmed, &ev); err != nil {
 			ev.Action = ""
@@ -135,6 +137,7 @@ func (g *goTestJSON) Line(line []byte) []byte {
 		g.plain(line)
 		return line
 	}
+	g.prev = goEvent{Package: ev.Package, Test: ev.Test}
 	return g.event(&ev)
 }
 
