@@ -97,7 +97,8 @@ func FuzzDecodeGoEvent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var fast goEvent
-		if !decodeGoEvent(data, &fast, &goEvent{Package: "p", Test: "T"}) {
+		var scratch []byte
+		if !decodeGoEvent(data, &fast, &goEvent{Package: "p", Test: "T"}, &scratch) {
 			return
 		}
 		var ref goEvent

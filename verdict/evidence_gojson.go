@@ -15,7 +15,8 @@ import (
 //
 // prev is the previous event: a Package or Test equal to its value reuses
 // that string instead of allocating another.
-func decodeGoEvent(b []byte, ev *goEvent, prev *goEvent) bool {
+// scratch is reused for strings with escapes; values are copied out of it.
+func decodeGoEvent(b []byte, ev *goEvent, prev *goEvent, scratch *[]byte) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -26,7 +27,7 @@ func decodeGoEvent(b []byte, ev *goEvent, prev *goEvent) bool {
 	}
 	for {
 		i = skipSpace(b, i)
-		key, next, ok := jsonString(b, i)
+		key, next, ok := jsonString(b, i, nil)
 		if !ok || foldedKey(string(key)) {
 			return false
 		}
@@ -39,7 +40,7 @@ func decodeGoEvent(b []byte, ev *goEvent, prev *goEvent) bool {
 			return false
 		}
 		if b[i] == '"' {
-			val, next, ok := jsonString(b, i)
+			val, next, ok := jsonString(b, i, scratch)
 			if !ok {
 				return false
 			}
@@ -108,7 +109,8 @@ func goAction(b []byte) string {
 
 // jsonString reads the JSON string starting at b[i] == '"'. Without
 // escapes the result is a slice of b, so a key costs no allocation.
-func jsonString(b []byte, i int) ([]byte, int, bool) {
+// Escaped strings are decoded into *scratch (or a new buffer when nil).
+func jsonString(b []byte, i int, scratch *[]byte) ([]byte, int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return nil, 0, false
 	}
@@ -125,7 +127,11 @@ func jsonString(b []byte, i int) ([]byte, int, bool) {
 		return s, i + 1, true
 	}
 	// Escapes: decode into a buffer.
-	out := make([]byte, 0, i-start+16)
+	var out []byte
+	if scratch != nil {
+		out = (*scratch)[:0]
+		defer func() { *scratch = out[:0] }()
+	}
 	out = append(out, b[start:i]...)
 	for i < len(b) {
 		c := b[i]
@@ -183,6 +189,10 @@ var eventKeys = [...]string{"Action", "Package", "Test", "Output", "ImportPath",
 // foldedKey reports a key encoding/json would match to a field only by
 // its case-insensitive rule ("action"): left to encoding/json.
 func foldedKey(k string) bool {
+	switch k {
+	case "Time", "Action", "Package", "Test", "Output", "Elapsed", "ImportPath", "FailedBuild":
+		return false
+	}
 	for _, f := range eventKeys {
 		if k != f && strings.EqualFold(k, f) {
 			return true

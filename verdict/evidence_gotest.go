@@ -61,8 +61,10 @@ type goTestJSON struct {
 	// pkgPassed and pkgCached count packages that passed, and of them
 	// those whose result came from the test cache.
 	pkgPassed, pkgCached int
-	// prev holds the last event's package and test, to reuse the strings.
-	prev goEvent
+	// prev holds the last event's package and test, to reuse the strings;
+	// scratch is the decoder's buffer for escaped strings.
+	prev    goEvent
+	scratch []byte
 	// lastPkg, lastTest and lastKey cache the last output key.
 	lastPkg, lastTest, lastKey string
 }
@@ -125,7 +127,7 @@ func (g *goTestJSON) Line(line []byte) []byte {
 		return line
 	}
 	var ev goEvent
-	if !decodeGoEvent(trimmed, &ev, &g.prev) {
+	if !decodeGoEvent(trimmed, &ev, &g.prev, &g.scratch) {
 		ev = goEvent{}
 		if err := json.Unmarshal(trimmed, &ev); err != nil {
 			ev.Action = ""

@@ -70,7 +70,7 @@ func (w *setupWatch) line(l []byte) {
 		if pyNoPytest.Match(l) {
 			w.what, w.kind = "No module named pytest", "python"
 		}
-	case hasPrefix(l, "go: ") || bytes.IndexByte(l, '@') > 0 && bytes.Contains(l, []byte("dial tcp")):
+	case hasPrefix(l, "go: ") || netFailure(l):
 		if goDownload.Match(l) {
 			w.what, w.kind = strings.TrimSpace(lineString(l)), "go"
 		}
@@ -96,4 +96,16 @@ func (w *setupWatch) result() string {
 		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
 	}
 	return ""
+}
+
+// netFailure reports whether a line ends like a failed network call, as
+// the go command's download errors do ("…: dial tcp: lookup
+// proxy.golang.org: no such host").
+func netFailure(l []byte) bool {
+	for _, end := range []string{"no such host", "connection refused", "i/o timeout", "network is unreachable", "server misbehaving"} {
+		if bytes.HasSuffix(l, []byte(end)) {
+			return true
+		}
+	}
+	return false
 }
