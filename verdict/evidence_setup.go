@@ -77,7 +77,8 @@ func (w *setupWatch) line(l []byte) {
 	}
 }
 
-// result is Evidence.Setup: the fix and what was missing, or "".
+// result is Evidence.Setup: the fix and what was missing, or "". It is
+// asked only when the check failed with no test passing or failing.
 func (w *setupWatch) result() string {
 	switch w.kind {
 	case "node":
@@ -95,7 +96,9 @@ func (w *setupWatch) result() string {
 	case "python":
 		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
 	}
-	return ""
+	// Detect saw the dependencies missing, and the check failed without a
+	// single test result: the failure is the missing install.
+	return w.known
 }
 
 // netFailure reports whether a line ends like a failed network call, as
