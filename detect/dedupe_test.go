@@ -1,6 +1,9 @@
 package detect
 
-import "testing"
+import (
+	"testing"
+	"testing/fstest"
+)
 
 func TestDetectDedupe(t *testing.T) {
 	goFiles := []string{"go.mod", goMod, "a.go", goLib, "a_test.go", goTest}
