@@ -34,7 +34,10 @@ func (s *textScanner) cargoLine(l, t []byte) bool {
 			return true
 		case hasPrefix(l, "test ") && bytes.HasSuffix(l, []byte(" ... ok")):
 			// "test NAME ... ok": the name is one word.
-			if name := l[len("test ") : len(l)-len(" ... ok")]; !s.passed.full && len(name) > 0 && bytes.IndexAny(name, " \t") < 0 {
+			if s.passed.full {
+				return true
+			}
+			if name := l[len("test ") : len(l)-len(" ... ok")]; len(name) > 0 && bytes.IndexByte(name, ' ') < 0 && bytes.IndexByte(name, '\t') < 0 {
 				s.passed.add(string(name))
 			}
 			return true

@@ -50,6 +50,17 @@ func (w *setupWatch) line(l []byte) {
 	if w.what != "" || len(l) < 10 {
 		return
 	}
+	// Every message below starts with C, E or g, or ends in d, t, ', e or
+	// g: one look at each end skips nearly every line.
+	switch l[0] {
+	case 'C', 'E', 'g':
+	default:
+		switch l[len(l)-1] {
+		case 'd', 't', '\'', 'e', 'g':
+		default:
+			return
+		}
+	}
 	switch {
 	case bytes.HasSuffix(l, []byte("not found")):
 		m := shNotFound.FindSubmatch(l)
