@@ -115,8 +115,8 @@ func (mf *makefile) guard(c *Check, target string) {
 		}
 		for _, line := range r.recipe {
 			st := traitsOf(recipeCommands(line))
-			t.writer = cmp(t.writer, st.writer)
-			t.watcher = cmp(t.watcher, st.watcher)
+			t.writer = firstOf(t.writer, st.writer)
+			t.watcher = firstOf(t.watcher, st.watcher)
 			t.install = t.install || st.install
 		}
 	}

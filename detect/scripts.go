@@ -40,21 +40,13 @@ func scriptTraitsIn(scripts map[string]string, name string) (scriptTraits, bool)
 		}
 		if subCmds, err := Commands(body); err == nil {
 			st := traitsOf(subCmds)
-			t.writer = cmp(t.writer, st.writer)
-			t.watcher = cmp(t.watcher, st.watcher)
-			t.once = cmp(t.once, st.once)
+			t.writer = firstOf(t.writer, st.writer)
+			t.watcher = firstOf(t.watcher, st.watcher)
+			t.once = firstOf(t.once, st.once)
 			t.install = t.install || st.install
 		}
 	}
 	return t, true
-}
-
-// cmp is the first non-empty string.
-func cmp(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // skipReason says why a script that is not chosen is not a check.

@@ -17,9 +17,6 @@ var (
 	pytestSection = regexp.MustCompile(`^_{3,} (.+?) _{3,}$`)
 )
 
-// pytestState: the section being read, by name.
-type pytestState struct{}
-
 func pytestMatcher() textMatcher {
 	return textMatcher{first: "0123456789=nFE_", line: (*textScanner).pytestAnyLine}
 }

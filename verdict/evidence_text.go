@@ -70,7 +70,6 @@ type textScanner struct {
 	ut      unittestPending
 	pc      preCommitTally
 	vitest  vitestState
-	pytest  pytestState
 	fails   failureSet
 	passed  nameSet
 	setup   setupWatch
