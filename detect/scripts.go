@@ -211,6 +211,8 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		test.Reason = fmt.Sprintf("package.json has no scripts.test; %s run test would fail with Missing script", pm)
 	case isPlaceholderTest(body):
 		test.Vacuous = "npm-init placeholder script"
+	case info["test"].traits.writer != "":
+		test.Skipped = "rewrites files: " + info["test"].traits.writer
 	case info["test"].traits.watcher != "":
 		test.Skipped = "starts a watcher: " + info["test"].traits.watcher + "; make the script run once (e.g. `vitest run`, `jest` without --watch)"
 	case info["test"].traits.once != "":

@@ -62,7 +62,7 @@ func TestDetectScripts(t *testing.T) {
 			fs: fsOf("a/package.json", `{"scripts":{"test":"jest --watch"}}`, "b/package.json", `{"scripts":{"test":"vitest"}}`,
 				"c/package.json", `{"scripts":{"test":"ng test"}}`, "d/package.json", `{"scripts":{"test":"ng test --watch=false"}}`,
 				"e/package.json", `{"scripts":{"test":"karma start"}}`, "f/package.json", `{"scripts":{"test":"nodemon --exec mocha"}}`,
-				"g/package.json", `{"scripts":{"test":"karma start --single-run"}}`),
+				"g/package.json", `{"scripts":{"test":"karma start --single-run"}}`, "h/package.json", `{"scripts":{"test":"prettier --write . && jest"}}`),
 			checks: []want{
 				{name: "npm test (a)", skipped: "starts a watcher: jest --watch; make the script run once (e.g. `vitest run`, `jest` without --watch)"},
 				{name: "npm test (b)", reason: "vitest without run would watch on a terminal: vbd sets CI=true, so it runs once"},
@@ -71,6 +71,7 @@ func TestDetectScripts(t *testing.T) {
 				{name: "npm test (e)", skipped: "starts a watcher: karma start (watches and opens a browser unless --single-run); make the script run once (e.g. `vitest run`, `jest` without --watch)"},
 				{name: "npm test (f)", skipped: "starts a watcher: nodemon; make the script run once (e.g. `vitest run`, `jest` without --watch)"},
 				{name: "npm test (g)"},
+				{name: "npm test (h)", skipped: "rewrites files: prettier --write"},
 			},
 		},
 		"scripts that install share a serial key per workspace": {
