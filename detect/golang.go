@@ -34,7 +34,7 @@ func (d *detector) detectGo() {
 	mods := make(map[string]*goModule, len(modDirs))
 	var order []*goModule
 	for _, dir := range modDirs {
-		data, ok := d.read(path.Join(dir, "go.mod"))
+		data, ok := d.readMarker(ecoGo, dir, path.Join(dir, "go.mod"))
 		if !ok {
 			continue
 		}
@@ -46,7 +46,7 @@ func (d *detector) detectGo() {
 
 	var works []*goWorkspace
 	for _, dir := range d.tree.dirsWith("go.work") {
-		data, ok := d.read(path.Join(dir, "go.work"))
+		data, ok := d.readMarker(ecoGo, dir, path.Join(dir, "go.work"))
 		if !ok {
 			continue
 		}

@@ -5,17 +5,21 @@ import (
 	"testing"
 )
 
-func TestSegments(t *testing.T) {
-	for line, want := range map[string][]string{
-		"@go test ./...":                  {"go test ./..."},
-		"(cd web && npm test)":            {"cd web", "npm test"},
-		"$(MAKE)":                         {"$(MAKE)"},
-		"+$(MAKE) -C t || exit 1; echo x": {"$(MAKE) -C t", "exit 1", "echo x"},
-		"go test ./... 2>&1 | tee log":    {"go test ./... 2>", "1", "tee log"},
-		"{ cd a; go vet ./...; }":         {"cd a", "go vet ./..."},
+func TestRecipeCommands(t *testing.T) {
+	for line, want := range map[string][][]string{
+		"@go test ./...":                        {{"go", "test", "./..."}},
+		"(cd web && npm test)":                  {{"cd", "web"}, {"npm", "test"}},
+		"$(MAKE)":                               {{"$(MAKE)"}},
+		"+$(MAKE) -C t || exit 1; echo x":       {{"$(MAKE)", "-C", "t"}, {"exit", "1"}, {"echo", "x"}},
+		"go test ./... 2>&1 | tee log":          {{"go", "test", "./..."}, {"tee", "log"}},
+		"{ cd a; go vet ./...; }":               {{"cd", "a"}, {"go", "vet", "./..."}},
+		"$(GO) test $(if $(RACE),-race,) ./...": {{"$(GO)", "test", "$(if $(RACE),-race,)", "./..."}},
+		"for d in $$(ls); do echo $$d; done":    {{"echo", "$d"}},
+		`cd "$(DIR)" && ${GO} vet`:              {{"cd", "$(DIR)"}, {"${GO}", "vet"}},
+		"echo 'unterminated":                    nil,
 	} {
-		if got := segments(line); !slices.Equal(got, want) {
-			t.Errorf("segments(%q) = %q, want %q", line, got, want)
+		if got := recipeCommands(line); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("recipeCommands(%q) = %q, want %q", line, got, want)
 		}
 	}
 }

@@ -12,6 +12,9 @@ import (
 type packageJSON struct {
 	scripts        map[string]string
 	packageManager string
+	// hasDeps is true when the package declares dependencies, which must
+	// be installed (node_modules) before its scripts can run.
+	hasDeps bool
 	// notes are oddities worth a warning that do not stop detection.
 	notes []string
 }
@@ -39,6 +42,14 @@ func parsePackageJSON(data []byte) (packageJSON, error) {
 			var s string
 			if json.Unmarshal(v, &s) == nil {
 				pj.scripts[name] = s
+			}
+		}
+	}
+	for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
+		if raw, ok := top[k]; ok {
+			var deps map[string]json.RawMessage
+			if json.Unmarshal(raw, &deps) == nil && len(deps) > 0 {
+				pj.hasDeps = true
 			}
 		}
 	}
@@ -89,10 +100,6 @@ func (d *detector) packageManager(dir string, pj packageJSON) (pm, why string) {
 	return "npm", "no lockfile"
 }
 
-// typecheckScripts are the script names that type-check, in order of
-// preference; only the first present one runs, as they are usually aliases.
-var typecheckScripts = []string{"typecheck", "type-check", "tsc", "check-types", "check"}
-
 // isPlaceholderTest reports whether a test script is the one `npm init`
 // writes: it always fails, proving nothing about the code.
 func isPlaceholderTest(script string) bool {
@@ -103,58 +110,66 @@ func isPlaceholderTest(script string) bool {
 func (d *detector) detectNPM() {
 	for _, dir := range d.tree.dirsWith("package.json") {
 		src := path.Join(dir, "package.json")
-		data, ok := d.read(src)
+		data, ok := d.readMarker(ecoNPM, dir, src)
 		if !ok {
 			continue
 		}
 		pj, err := parsePackageJSON(data)
 		if err != nil {
-			d.warn(fmt.Sprintf("%s: %v; its scripts are not checked until the JSON is fixed", src, err))
+			d.project()
+			d.unreadable(ecoNPM, dir, src, fmt.Errorf("it is not valid JSON (%w); fix the file so its scripts can be checked", err))
 			continue
 		}
 		for _, n := range pj.notes {
 			d.warn(src + ": " + n)
 		}
 		d.project()
-		pm, pmWhy := d.packageManager(dir, pj)
-		sfx := suffix(dir)
-		script := func(name string, kind Kind, quick bool) Check {
-			body := pj.scripts[name]
-			return Check{
-				Name:   pm + " run " + name + sfx,
-				Kind:   kind,
-				Argv:   []string{pm, "run", name},
-				Dir:    dir,
-				Root:   dir,
-				Quick:  quick,
-				Source: src,
-				// The manager first: it is what the table's narrow column
-				// must show, and the script body can be long.
-				Reason: fmt.Sprintf("%s from %s; script %q: %s", pm, pmWhy, name, abbrev(body)),
-				Runner: RunnerNPM,
-			}
-		}
-		if _, ok := pj.scripts["lint"]; ok {
-			d.add(ecoNPM, script("lint", KindLint, true))
-		}
-		for _, name := range typecheckScripts {
-			if _, ok := pj.scripts[name]; ok {
-				d.add(ecoNPM, script(name, KindTypecheck, true))
-				break
-			}
-		}
-		test := script("test", KindTest, false)
-		test.Name = pm + " test" + sfx
-		body, ok := pj.scripts["test"]
-		switch {
-		case !ok:
-			test.Skipped = "no test script"
-			test.Reason = fmt.Sprintf("package.json has no scripts.test; %s run test would fail with Missing script", pm)
-		case isPlaceholderTest(body):
-			test.Vacuous = "npm-init placeholder script"
-		}
-		d.add(ecoNPM, test)
+		d.addScripts(dir, src, pj)
 	}
+}
+
+// npmSetup says how to install a package's dependencies when they are
+// missing: the one command for its package manager, or "".
+func (d *detector) npmSetup(dir, pm string, pj packageJSON) string {
+	if !pj.hasDeps {
+		return ""
+	}
+	// Node resolves node_modules in the package's directory or any above
+	// it (a workspace installs at its root).
+	for p := dir; ; p = parentDir(p) {
+		if d.exists(path.Join(p, "node_modules")) {
+			return ""
+		}
+		if p == "." {
+			break
+		}
+	}
+	// Yarn Plug'n'Play has no node_modules by design.
+	for p := dir; ; p = parentDir(p) {
+		if d.tree.has(p, ".pnp.cjs") {
+			return ""
+		}
+		if p == "." {
+			break
+		}
+	}
+	return "dependencies are not installed (no node_modules): run `" + InstallCommand(pm) + "`"
+}
+
+// InstallCommand is the one command that installs a package manager's
+// locked dependencies without changing the lockfile. vbd never runs it.
+func InstallCommand(pm string) string {
+	switch pm {
+	case "pnpm":
+		return "pnpm install --frozen-lockfile"
+	case "yarn":
+		return "yarn install --immutable"
+	case "bun":
+		return "bun install"
+	case "go":
+		return "go mod download"
+	}
+	return "npm ci"
 }
 
 // abbrev shortens a command for a one-line reason.

@@ -8,7 +8,6 @@
 package detect
 
 import (
-	"strings"
 	"time"
 )
 
@@ -84,6 +83,22 @@ type Check struct {
 	// Shell is the command line as the user wrote it, for checks that
 	// run through sh -c.
 	Shell string `json:"-"`
+	// Setup, when set, says that what the check needs is not installed and
+	// the one command that fixes it, e.g. "dependencies are not installed
+	// (no node_modules): run `npm ci`". Known statically; the check is
+	// still planned, and a failure of it is a setup problem, not a test
+	// failure.
+	Setup string `json:"setup,omitempty"`
+	// Serial, when set, names a resource the check must not share: checks
+	// with the same Serial key never run at the same time ("install web":
+	// two scripts that both run a package manager's install in the web
+	// workspace).
+	Serial string `json:"serial,omitempty"`
+	// Error, when set, is why vbd could not read what marks the check
+	// ("cannot read secret/package.json: permission denied"). Such a check
+	// never runs (Skipped says the same) and must make the verdict fail:
+	// a project vbd cannot read is not verified.
+	Error string `json:"error,omitempty"`
 }
 
 // Command is the command line as a user would type it to reproduce the check.
@@ -103,7 +118,7 @@ func (c Check) CommandIn() string {
 }
 
 // Runs reports whether the check will be executed.
-func (c Check) Runs() bool { return c.Skipped == "" && c.Vacuous == "" }
+func (c Check) Runs() bool { return c.Skipped == "" && c.Vacuous == "" && c.Error == "" }
 
 // Plan is the outcome of detection.
 type Plan struct {
@@ -128,29 +143,9 @@ func (p Plan) Runnable() []Check {
 	return out
 }
 
-// ShellJoin quotes each word for a POSIX shell where needed.
-func ShellJoin(argv []string) string {
-	words := make([]string, 0, len(argv))
-	for _, a := range argv {
-		words = append(words, ShellQuote(a))
-	}
-	return strings.Join(words, " ")
-}
+// ShellJoin quotes each word for a POSIX shell where needed (see Join).
+func ShellJoin(argv []string) string { return Join(argv) }
 
-// ShellQuote quotes s for a POSIX shell when it contains anything but safe characters.
-func ShellQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%^", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// ShellQuote quotes s for a POSIX shell when it contains anything but safe
+// characters (see Quote).
+func ShellQuote(s string) string { return Quote(s) }

@@ -2,7 +2,8 @@ package githook
 
 import (
 	"bytes"
-	"strings"
+
+	"github.com/vbd-dev/vbd/detect"
 )
 
 // Names of the files vbd manages in the hooks directory.
@@ -128,21 +129,5 @@ func IsVBDHook(content []byte) bool {
 	return false
 }
 
-// shQuote quotes s for a POSIX shell when it holds anything but safe
-// characters.
-func shQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+// shQuote quotes s for a POSIX shell: vbd's one quoter, detect.Quote.
+func shQuote(s string) string { return detect.Quote(s) }

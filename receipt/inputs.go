@@ -1,7 +1,6 @@
 package receipt
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -231,10 +230,25 @@ func ToolsOf(c detect.Check) []string {
 	return tools
 }
 
-// shellWords splits a command line on blanks and shell punctuation. It is
-// not a shell parser: mentioning a tool in a string only costs one probe.
+// shellWords lists every word of every simple command in a command line,
+// with `sh -c SCRIPT` followed one level, using vbd's one shell parser. A
+// line that does not parse yields its blank-separated fields: mentioning a
+// tool in a string only costs one version probe.
 func shellWords(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || bytes.ContainsRune([]byte(";&|()<>`$\"'{}="), r)
-	})
+	cmds, err := detect.Commands(s)
+	if err != nil {
+		return strings.Fields(s)
+	}
+	var words []string
+	for _, c := range cmds {
+		words = append(words, c...)
+		if base := filepath.Base(c[0]); (base == "sh" || base == "bash") && len(c) > 2 && c[len(c)-2] == "-c" {
+			if inner, err := detect.Commands(c[len(c)-1]); err == nil {
+				for _, ic := range inner {
+					words = append(words, ic...)
+				}
+			}
+		}
+	}
+	return words
 }

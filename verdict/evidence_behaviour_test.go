@@ -249,7 +249,7 @@ func TestGoTestJSONLogReadsLikeVerbose(t *testing.T) {
 // go test -json may stream millions of events; the scanner keeps counters
 // and only the open parents of the packages in flight.
 func TestGoTestJSONBounded(t *testing.T) {
-	g := newGoTestJSONScanner()
+	g := newGoTestJSONScanner(detect.Check{})
 	events := 0
 	feed := func(format string, args ...any) {
 		g.Line(fmt.Appendf(nil, format, args...))
@@ -281,7 +281,7 @@ func TestGoTestJSONBounded(t *testing.T) {
 	}
 
 	// A hostile stream: parents that never end, in packages that never end.
-	h := newGoTestJSONScanner()
+	h := newGoTestJSONScanner(detect.Check{})
 	for p := range maxGoPackages * 2 {
 		for i := range 50 {
 			h.Line(fmt.Appendf(nil, `{"Action":"run","Package":"p%d","Test":"T%d/a/b"}`, p, i))
@@ -305,7 +305,7 @@ func TestGoTestJSONBounded(t *testing.T) {
 
 // The text scanner keeps no output: its state does not grow with lines.
 func TestTextScannerBounded(t *testing.T) {
-	s := newTextScanner()
+	s := newTextScanner(detect.Check{})
 	line := []byte("--- PASS: TestA (0.00s)")
 	for range 200_000 {
 		s.Line(line)

@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -43,7 +44,7 @@ func FuzzGoTestJSON(f *testing.F) {
 	c := detect.Check{Kind: detect.KindTest, Runner: detect.RunnerGoTestJSON}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzScanner(t, c, data)
-		g := newGoTestJSONScanner()
+		g := newGoTestJSONScanner(detect.Check{})
 		for l := range bytes.SplitSeq(data, []byte("\n")) {
 			g.Line(l)
 		}
@@ -76,5 +77,37 @@ func FuzzPreCommit(f *testing.F) {
 	c := detect.Check{Kind: detect.KindLint, Runner: detect.RunnerPreCommit}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzScanner(t, c, data)
+	})
+}
+
+// FuzzDecodeGoEvent checks the fast event decoder against encoding/json:
+// whenever it accepts a line, it must read what encoding/json reads.
+func FuzzDecodeGoEvent(f *testing.F) {
+	for _, s := range []string{
+		`{"Time":"2026-11-30T02:20:04.13Z","Action":"output","Package":"example.com/a","Test":"TestA","Output":"    a_test.go:7: boom\n"}`,
+		`{"Action":"pass","Package":"p","Test":"T","Elapsed":0.01}`,
+		`{"ImportPath":"p [p.test]","Action":"build-fail"}`,
+		`{"Action":"fail","Package":"p","Elapsed":0,"FailedBuild":"p [p.test]"}`,
+		`{"Action":"output","Output":"\u001b[31mred\u001b[0m \"q\" \\ \t\r\n"}`,
+		`{"Action":"output","Output":"\ud83d\ude00"}`,
+		`{"Action":"output","Output":null}`,
+		`{"Action":1}`, `{}`, `{"a":{"b":1}}`, `[1]`, `{"Action":"run" `,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var fast goEvent
+		var scratch []byte
+		if !decodeGoEvent(data, &fast, &goEvent{Package: "p", Test: "T"}, &scratch) {
+			return
+		}
+		var ref goEvent
+		if err := json.Unmarshal(data, &ref); err != nil {
+			t.Fatalf("fast decoder accepted %q, encoding/json: %v", data, err)
+		}
+		if fast.Action != ref.Action || fast.Package != ref.Package || fast.Test != ref.Test || fast.ImportPath != ref.ImportPath || fast.FailedBuild != ref.FailedBuild ||
+			(fast.Output == nil) != (ref.Output == nil) || fast.Output != nil && *fast.Output != *ref.Output {
+			t.Fatalf("%q: fast %+v, encoding/json %+v", data, fast, ref)
+		}
 	})
 }

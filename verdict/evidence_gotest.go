@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/vbd-dev/vbd/detect"
 )
 
 // Bounds on the go test -json scanner's maps. A package's parents map holds
@@ -15,6 +17,7 @@ const (
 	maxGoParentsPerPkg  = 4096 // open parent tests in one package
 	maxGoSetupPaths     = 64   // import paths whose build output was a setup error
 	maxGoTestNameLength = 4096 // longer names are not tracked as parents
+	maxGoOpenOutputs    = 256  // running tests whose output is kept for a failure
 )
 
 // goEvent is the part of a test2json event vbd reads.
@@ -47,10 +50,73 @@ type goTestJSON struct {
 	// notConfigured is set when the go command said there is nothing to
 	// test, in plain stderr or in a setup build-output event.
 	notConfigured bool
+
+	// outputs holds each running test's output lines (bounded), keyed by
+	// package and test, until it ends: a failure keeps them, a pass drops
+	// them. build holds a package's build output the same way.
+	outputs map[string][]string
+	fails   failureSet
+	names   nameSet
+	setup   setupWatch
+	// pkgPassed and pkgCached count packages that passed, and of them
+	// those whose result came from the test cache.
+	pkgPassed, pkgCached int
+	// prev holds the last event's package and test, to reuse the strings;
+	// scratch is the decoder's buffer for escaped strings.
+	prev    goEvent
+	scratch []byte
+	// lastPkg, lastTest and lastKey cache the last output key.
+	lastPkg, lastTest, lastKey string
 }
 
-func newGoTestJSONScanner() *goTestJSON {
-	return &goTestJSON{parents: map[string]map[string]struct{}{}, setupPaths: map[string]struct{}{}}
+func newGoTestJSONScanner(c detect.Check) *goTestJSON {
+	return &goTestJSON{parents: map[string]map[string]struct{}{}, setupPaths: map[string]struct{}{}, outputs: map[string][]string{}, setup: newSetupWatch(c)}
+}
+
+// outputKey names a test's (or, with test "", a package's) output.
+func outputKey(pkg, test string) string { return pkg + "\x00" + test }
+
+// key is outputKey, reusing the last key: a test's events come in runs.
+func (g *goTestJSON) key(pkg, test string) string {
+	if pkg != g.lastPkg || test != g.lastTest || g.lastKey == "" {
+		g.lastPkg, g.lastTest, g.lastKey = pkg, test, outputKey(pkg, test)
+	}
+	return g.lastKey
+}
+
+// keep adds one output line of a running test or a package build.
+func (g *goTestJSON) keep(key, text string) {
+	lines, ok := g.outputs[key]
+	if !ok && len(g.outputs) >= maxGoOpenOutputs {
+		return
+	}
+	text = strings.TrimRight(text, "\n")
+	if strings.HasPrefix(text, "=== ") || len(lines) >= maxFailureLines {
+		if !ok {
+			g.outputs[key] = nil
+		}
+		return
+	}
+	if strings.IndexByte(text, 0x1b) >= 0 || strings.IndexByte(text, '\r') >= 0 {
+		text = string(clean([]byte(text)))
+	}
+	if len(text) > maxLineBytes {
+		text = text[:maxLineBytes] + "…"
+	}
+	g.outputs[key] = append(lines, text)
+}
+
+// failed files a failed test's kept output: its "--- FAIL" line first.
+func (g *goTestJSON) failedWith(name, key string) {
+	lines := g.outputs[key]
+	delete(g.outputs, key)
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " "), "--- FAIL") {
+			lines = append(append([]string{l}, lines[:i]...), lines[i+1:]...)
+			break
+		}
+	}
+	g.fails.add(name, lines...)
 }
 
 // Line implements runner.Scanner.
@@ -61,18 +127,26 @@ func (g *goTestJSON) Line(line []byte) []byte {
 		return line
 	}
 	var ev goEvent
-	if err := json.Unmarshal(trimmed, &ev); err != nil || ev.Action == "" {
+	if !decodeGoEvent(trimmed, &ev, &g.prev, &g.scratch) {
+		ev = goEvent{}
+		if err := json.Unmarshal(trimmed, &ev); err != nil {
+			ev.Action = ""
+		}
+	}
+	if ev.Action == "" {
 		// Not an event: a line split because it was too long, or stderr
 		// that happens to start with a brace. Keep it as it is.
 		g.plain(line)
 		return line
 	}
+	g.prev = goEvent{Package: ev.Package, Test: ev.Test}
 	return g.event(&ev)
 }
 
 // plain reads a line that is not an event: the go command's own stderr.
 func (g *goTestJSON) plain(line []byte) {
 	l := clean(line)
+	g.setup.line(l)
 	if goNoPackagesTo.Match(l) || goOutsideModules.Match(l) {
 		g.notConfigured = true
 	}
@@ -90,10 +164,27 @@ func (g *goTestJSON) event(ev *goEvent) []byte {
 		if ev.Output == nil {
 			return nil
 		}
-		return []byte(*ev.Output)
+		out := *ev.Output
+		switch {
+		case ev.Action == "build-output":
+			g.keep(outputKey(ev.ImportPath, ""), out)
+			g.setup.line(clean([]byte(strings.TrimRight(out, "\n"))))
+		case ev.Test != "":
+			g.keep(g.key(ev.Package, ev.Test), out)
+		case strings.HasPrefix(out, "ok ") && strings.Contains(out, "(cached)"):
+			g.pkgCached++
+		case strings.HasPrefix(out, "FAIL") || strings.HasPrefix(out, "panic: ") || strings.HasPrefix(out, "# "):
+			// A package's own failure output (a panic outside a test, a
+			// setup error): kept under the package.
+			g.keep(outputKey(ev.Package, ""), out)
+		default:
+			g.setup.line(clean([]byte(strings.TrimRight(out, "\n"))))
+		}
+		return []byte(out)
 	case "build-fail":
 		if _, setup := g.setupPaths[ev.ImportPath]; !setup {
 			g.failure = true
+			g.failedWith(ev.ImportPath+" [build failed]", outputKey(ev.ImportPath, ""))
 		}
 		return nil
 	case "run":
@@ -139,43 +230,72 @@ func (g *goTestJSON) markParents(pkg, test string) {
 }
 
 func (g *goTestJSON) testEnd(ev *goEvent) {
+	key := g.key(ev.Package, ev.Test)
+	name := func() string { return ev.Package + "." + ev.Test }
 	if m := g.parents[ev.Package]; m != nil {
 		if _, parent := m[ev.Test]; parent {
 			delete(m, ev.Test)
 			if ev.Action == "fail" {
 				// A parent can fail on its own (t.Error after its
-				// subtests passed); that is a failure, not a leaf.
+				// subtests passed); that is a failure, not a leaf. One
+				// that failed with a subtest adds nothing to its block.
 				g.failure = true
+				if n := name(); !g.childFailed(n) {
+					g.failedWith(n, key)
+				}
 			}
+			delete(g.outputs, key)
 			return
 		}
 	}
 	switch ev.Action {
 	case "pass":
 		g.passed++
+		if !g.names.full {
+			g.names.add(name())
+		}
 	case "skip":
 		g.skipped++
 	case "fail":
 		g.failed++
 		g.failure = true
+		g.failedWith(name(), key)
+		return
 	}
+	delete(g.outputs, key)
+}
+
+// childFailed reports whether a subtest of name has a failure recorded.
+func (g *goTestJSON) childFailed(name string) bool {
+	for _, f := range g.fails.list {
+		if strings.HasPrefix(f.Name, name+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (g *goTestJSON) packageEnd(ev *goEvent) {
 	delete(g.parents, ev.Package) // the package is done: its tests are too
 	g.pkgEnded++
+	pkgKey := outputKey(ev.Package, "")
 	switch ev.Action {
 	case "skip":
 		g.pkgNoFiles++ // a package skip only ever means no test files
+	case "pass":
+		g.pkgPassed++
 	case "fail":
 		if ev.FailedBuild != "" {
 			if _, setup := g.setupPaths[ev.FailedBuild]; setup {
 				return
 			}
 			g.failed++ // the package's tests could not even be built
+		} else if lines := g.outputs[pkgKey]; len(lines) > 0 && len(g.fails.list) == 0 {
+			g.failedWith(ev.Package, pkgKey)
 		}
 		g.failure = true
 	}
+	delete(g.outputs, pkgKey)
 }
 
 // Evidence implements EvidenceScanner.
@@ -187,6 +307,12 @@ func (g *goTestJSON) Evidence(exitCode int) Evidence {
 		Failed:  g.failed,
 		Skipped: g.skipped,
 		Total:   g.passed + g.failed + g.skipped,
+		Cached:  g.pkgPassed > 0 && g.pkgCached == g.pkgPassed,
+	}
+	ev.Failures = g.fails.result()
+	ev.PassedNames = g.names.names
+	if exitCode != 0 && g.passed == 0 && g.failed == 0 {
+		ev.Setup = g.setup.result()
 	}
 	if exitCode != 0 {
 		// Only a setup error with nothing else failing or passing means

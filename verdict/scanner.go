@@ -24,7 +24,7 @@ type EvidenceScanner interface {
 func NewScanner(c detect.Check) EvidenceScanner {
 	switch c.Runner {
 	case detect.RunnerGoTestJSON:
-		return newGoTestJSONScanner()
+		return newGoTestJSONScanner(c)
 	case detect.RunnerGoVet:
 		return newGoToolScanner(goVet)
 	case detect.RunnerGoBuild:
@@ -34,6 +34,47 @@ func NewScanner(c detect.Check) EvidenceScanner {
 	default:
 		// RunnerNPM, RunnerMake, RunnerOpaque and any runner added later:
 		// recognising a runner's output costs nothing when it is absent.
-		return newTextScanner()
+		return newTextScanner(c)
 	}
+}
+
+// lineFunc is one matcher's reader: l is the cleaned line, t the same
+// without leading blanks (never empty). It reports whether the line was
+// its own, which stops the matchers after it from seeing the line.
+type lineFunc func(s *textScanner, l, t []byte) bool
+
+// textMatcher is one runner's matcher in the text scanner: the first bytes
+// (of t) its lines can start with, and its reader.
+type textMatcher struct {
+	first string
+	line  lineFunc
+}
+
+// textMatchers is the registry of the text scanner, in priority order: a
+// TAP test point inside a TAP stream is not a go "ok" line, and a mocha
+// count is not a pytest one. Adding a runner adds its matcher here.
+func textMatchers() []textMatcher {
+	return []textMatcher{
+		tapMatcher(),
+		mochaMatcher(),
+		goTextMatcher(),
+		jestMatcher(),
+		vitestMatcher(),
+		pytestMatcher(),
+		unittestMatcher(),
+		cargoMatcher(),
+		makeMatcher(),
+		npmMatcher(),
+	}
+}
+
+// dispatchTable indexes the matchers by the first byte of a line.
+func dispatchTable() *[256][]lineFunc {
+	var table [256][]lineFunc
+	for _, m := range textMatchers() {
+		for i := 0; i < len(m.first); i++ {
+			table[m.first[i]] = append(table[m.first[i]], m.line)
+		}
+	}
+	return &table
 }

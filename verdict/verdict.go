@@ -63,6 +63,18 @@ type Evidence struct {
 	// NotConfigured, when set, says why a non-zero exit only means that
 	// nothing is configured: "npm-init placeholder script", "no tests found".
 	NotConfigured string
+	// Failures are the failed tests' own lines, in the order reported
+	// (evidence_failures.go): at most 10, each at most 30 lines.
+	Failures []Failure
+	// Cached is true when go test took every package result from its
+	// cache ("12 passed (cached)").
+	Cached bool
+	// PassedNames are the passing tests' names where the runner gives
+	// them (go test, TAP, cargo), at most 2000, for the ratchet.
+	PassedNames []string
+	// Setup, when set, says the check failed because a dependency or tool
+	// is not installed, and the one command that fixes it.
+	Setup string
 }
 
 // Reason says, in a form code can test, why a check has its status: the

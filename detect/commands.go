@@ -1,0 +1,251 @@
+package detect
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// This file recognises, in a script body or recipe line, commands vbd must
+// never run as a check: writers (they rewrite the work tree, which vbd
+// promises never to do), watchers (they never end) and package installs
+// (two at once in one workspace corrupt node_modules).
+
+// cmdWords strips what comes before the real program: env assignments,
+// wrappers that run their argument (npx, pnpm exec, yarn dlx, env, time…),
+// and returns the program's base name and its arguments.
+func cmdWords(words []string) (string, []string) {
+	for len(words) > 0 {
+		w := words[0]
+		switch {
+		case isAssignment(w) || shellPrefixes[w]:
+			words = words[1:]
+			continue
+		case w == "npx" || w == "bunx" || w == "pnpx" || w == "dotenv" || w == "cross-env":
+			words = words[1:]
+			for len(words) > 0 && (strings.HasPrefix(words[0], "-") || isAssignment(words[0])) {
+				words = words[1:]
+			}
+			continue
+		case (w == "pnpm" || w == "yarn" || w == "npm" || w == "bun") && len(words) > 1 && (words[1] == "exec" || words[1] == "dlx" || words[1] == "x"):
+			words = words[2:]
+			for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+				words = words[1:]
+			}
+			continue
+		case w == "uv" && len(words) > 1 && words[1] == "run", w == "poetry" && len(words) > 1 && words[1] == "run":
+			words = words[2:]
+			continue
+		case (w == "python" || w == "python3") && len(words) > 2 && words[1] == "-m":
+			return words[2], words[3:]
+		}
+		break
+	}
+	if len(words) == 0 {
+		return "", nil
+	}
+	return path.Base(words[0]), words[1:]
+}
+
+// hasArg reports whether args hold any of flags, as a word or as
+// flag=value.
+func hasArg(args []string, flags ...string) bool {
+	for _, a := range args {
+		for _, f := range flags {
+			if a == f || strings.HasPrefix(a, f+"=") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstArg is the first argument that is not a flag, or "".
+func firstArg(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
+// writerOf names the file-rewriting command in one simple command, or "".
+func writerOf(words []string) string {
+	prog, args := cmdWords(words)
+	sub := firstArg(args)
+	switch prog {
+	case "prettier", "oxfmt", "dprint":
+		if hasArg(args, "--write", "-w") || prog == "dprint" && sub == "fmt" {
+			return prog + " --write"
+		}
+	case "eslint", "stylelint", "oxlint", "standard", "xo":
+		if hasArg(args, "--fix") {
+			return prog + " --fix"
+		}
+	case "biome":
+		if hasArg(args, "--write", "--apply", "--apply-unsafe", "--fix") {
+			return "biome --write"
+		}
+	case "ruff":
+		if hasArg(args, "--fix") {
+			return "ruff --fix"
+		}
+		if sub == "format" && !hasArg(args, "--check", "--diff") {
+			return "ruff format"
+		}
+	case "black", "isort", "autopep8":
+		if !hasArg(args, "--check", "--diff", "--check-only") && (prog != "autopep8" || hasArg(args, "-i", "--in-place")) {
+			return prog
+		}
+	case "gofmt", "goimports", "gofumpt":
+		if hasArg(args, "-w") {
+			return prog + " -w"
+		}
+	case "go":
+		if len(args) >= 2 && args[0] == "mod" && args[1] == "tidy" && !hasArg(args, "-diff") {
+			return "go mod tidy"
+		}
+		if sub == "fmt" {
+			return "go fmt"
+		}
+	case "cargo":
+		if sub == "fmt" && !hasArg(args, "--check") {
+			return "cargo fmt"
+		}
+		if sub == "fix" || sub == "clippy" && hasArg(args, "--fix") {
+			return "cargo " + sub + " --fix"
+		}
+	case "golangci-lint":
+		if hasArg(args, "--fix") || sub == "fmt" {
+			return "golangci-lint --fix"
+		}
+	}
+	return ""
+}
+
+// watcherOf names the watch loop one simple command starts, or "". once
+// is true for a watcher that runs once under CI=true (vitest), which vbd
+// sets: the check runs, and its reason says so.
+func watcherOf(words []string) (what string, once bool) {
+	prog, args := cmdWords(words)
+	sub := firstArg(args)
+	switch prog {
+	case "jest":
+		if hasArg(args, "--watch", "--watchAll") {
+			return "jest --watch", false
+		}
+	case "vitest":
+		switch {
+		case sub == "watch" || sub == "dev" || hasArg(args, "--watch", "-w"):
+			return "vitest " + sub, false
+		case sub != "run" && sub != "bench" && sub != "list" && !hasArg(args, "--run"):
+			return "vitest without run", true
+		}
+	case "nodemon", "onchange", "chokidar", "watchexec", "entr":
+		return prog, false
+	case "tsc", "webpack", "rollup", "esbuild", "babel", "node", "tsx", "mocha":
+		if hasArg(args, "--watch", "-w") {
+			return prog + " --watch", false
+		}
+		if prog == "webpack" && sub == "serve" || prog == "tsx" && sub == "watch" {
+			return prog + " " + sub, false
+		}
+	case "webpack-dev-server", "vite":
+		if prog == "webpack-dev-server" || sub == "" || sub == "dev" || sub == "serve" {
+			return prog + " (a dev server)", false
+		}
+	case "ng":
+		if sub == "test" && !hasArg(args, "--watch=false", "--no-watch") && !slices.Contains(args, "--watch=false") {
+			return "ng test (watches and opens a browser unless --watch=false)", false
+		}
+		if sub == "serve" {
+			return "ng serve", false
+		}
+	case "karma":
+		if sub == "start" && !hasArg(args, "--single-run") {
+			return "karma start (watches and opens a browser unless --single-run)", false
+		}
+	case "cargo":
+		if sub == "watch" {
+			return "cargo watch", false
+		}
+	}
+	return "", false
+}
+
+// installOf reports whether one simple command installs packages.
+func installOf(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	prog := path.Base(words[0])
+	sub := firstArg(words[1:])
+	switch prog {
+	case "npm":
+		return sub == "install" || sub == "i" || sub == "ci" || sub == "add"
+	case "pnpm", "bun":
+		return sub == "install" || sub == "i" || sub == "add"
+	case "yarn":
+		return sub == "" || sub == "install" || sub == "add"
+	}
+	return false
+}
+
+// scriptTraits is what a command line does that matters for planning.
+type scriptTraits struct {
+	writer  string // the first file-rewriting command
+	watcher string // the first watch loop
+	once    string // a watcher that runs once under CI=true
+	install bool
+	// runs lists the package.json scripts it runs (`npm run x`), to follow.
+	runs []string
+}
+
+// traitsOf reads the simple commands of a script body or recipe line.
+func traitsOf(cmds [][]string) scriptTraits {
+	var t scriptTraits
+	for _, words := range cmds {
+		if t.writer == "" {
+			t.writer = writerOf(words)
+		}
+		if w, once := watcherOf(words); w != "" {
+			if once {
+				if t.once == "" {
+					t.once = w
+				}
+			} else if t.watcher == "" {
+				t.watcher = w
+			}
+		}
+		t.install = t.install || installOf(words)
+		if s := runsScript(words); s != "" {
+			t.runs = append(t.runs, s)
+		}
+	}
+	return t
+}
+
+// runsScript returns the package.json script a command runs, or "".
+func runsScript(words []string) string {
+	if len(words) < 2 || !npmManagers[path.Base(words[0])] {
+		return ""
+	}
+	args := words[1:]
+	verb := firstArg(args)
+	switch verb {
+	case "run", "run-script":
+		i := slices.Index(args, verb)
+		if s := firstArg(args[i+1:]); s != "" {
+			return s
+		}
+	case "test", "t":
+		return "test"
+	case "", "install", "i", "ci", "add", "remove", "exec", "dlx", "x", "why", "link", "pack", "publish", "init", "create", "config", "set", "version":
+	default:
+		if path.Base(words[0]) != "npm" {
+			return verb // yarn, pnpm and bun run a script named as the verb
+		}
+	}
+	return ""
+}

@@ -1,0 +1,280 @@
+package detect
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Script names by purpose, in order of preference.
+var (
+	// typecheckScripts: only the first present one runs, as they are
+	// usually aliases.
+	typecheckScripts = []string{"typecheck", "type-check", "types", "types:check", "check-types", "tsc", "check"}
+	// formatCheckScripts check formatting or lint without writing; each
+	// present one runs as lint. They are also a writing lint's twin.
+	formatCheckScripts = []string{"lint:check", "format:check", "fmt:check", "prettier:check", "check:format"}
+	// serverScripts start a server that never ends.
+	serverScripts = []string{"dev", "start", "serve", "preview", "storybook"}
+)
+
+// npmScript is one package.json script with what its body does.
+type npmScript struct {
+	name, body string
+	traits     scriptTraits
+	parsed     bool
+}
+
+// scriptTraitsIn reads a script's body and, one level deep, the bodies of
+// the scripts it runs (`"lint": "npm run lint:js"`).
+func scriptTraitsIn(scripts map[string]string, name string) (scriptTraits, bool) {
+	cmds, err := Commands(scripts[name])
+	if err != nil {
+		return scriptTraits{}, false
+	}
+	t := traitsOf(cmds)
+	for _, sub := range t.runs {
+		body, ok := scripts[sub]
+		if !ok || sub == name {
+			continue
+		}
+		if subCmds, err := Commands(body); err == nil {
+			st := traitsOf(subCmds)
+			t.writer = firstOf(t.writer, st.writer)
+			t.watcher = firstOf(t.watcher, st.watcher)
+			t.once = firstOf(t.once, st.once)
+			t.install = t.install || st.install
+		}
+	}
+	return t, true
+}
+
+// skipReason says why a script that is not chosen is not a check.
+func (s npmScript) skipReason() string {
+	switch {
+	case s.traits.writer != "":
+		return "rewrites files: " + s.traits.writer
+	case s.traits.watcher != "":
+		return "starts a watcher: " + s.traits.watcher
+	case slices.Contains(serverScripts, s.name) || strings.HasPrefix(s.name, "dev:") || strings.HasPrefix(s.name, "start:"):
+		return "starts a server"
+	case isReleaseScript(s.name):
+		return "release, publish or install lifecycle script"
+	case strings.HasSuffix(s.name, ":fix") || s.name == "fix" || s.name == "format":
+		return "rewrites files (a fix or format script)"
+	}
+	return "not a check"
+}
+
+// isReleaseScript names scripts that publish or that npm runs around
+// install and publish.
+func isReleaseScript(name string) bool {
+	for _, p := range []string{"release", "publish", "prepublish", "version", "preversion", "postversion", "deploy", "prepare", "prepack", "postpack", "preinstall", "install", "postinstall", "semantic-release", "changeset"} {
+		if name == p || strings.HasPrefix(name, p+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// isCheckOnly reports whether a body checks formatting without writing:
+// `prettier --check`, `oxfmt --check`, `biome check` without --write.
+func isCheckOnly(body string) bool {
+	cmds, err := Commands(body)
+	if err != nil {
+		return false
+	}
+	for _, words := range cmds {
+		prog, args := cmdWords(words)
+		switch prog {
+		case "prettier", "oxfmt":
+			if hasArg(args, "--check", "-c", "--list-different", "-l") && writerOf(words) == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isTscNoEmit reports whether a build script only type-checks.
+func isTscNoEmit(body string) bool {
+	cmds, err := Commands(body)
+	if err != nil || len(cmds) != 1 {
+		return false
+	}
+	prog, args := cmdWords(cmds[0])
+	return prog == "tsc" && hasArg(args, "--noEmit") && !hasArg(args, "--watch", "-w")
+}
+
+// addScripts adds a package.json's checks: lint (or its checking twin when
+// lint rewrites files), format checks, one type check, test, and every
+// other script as skipped with the reason.
+func (d *detector) addScripts(dir, src string, pj packageJSON) {
+	pm, pmWhy := d.packageManager(dir, pj)
+	setup := d.npmSetup(dir, pm, pj)
+	serial := ""
+	sfx := suffix(dir)
+	names := make([]string, 0, len(pj.scripts))
+	for name := range pj.scripts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	info := map[string]npmScript{}
+	for _, name := range names {
+		t, ok := scriptTraitsIn(pj.scripts, name)
+		info[name] = npmScript{name: name, body: pj.scripts[name], traits: t, parsed: ok}
+		if t.install && serial == "" {
+			serial = "install " + d.workspaceOf(dir)
+		}
+	}
+	script := func(name string, kind Kind, quick bool) Check {
+		body := pj.scripts[name]
+		c := Check{
+			Name:   pm + " run " + name + sfx,
+			Kind:   kind,
+			Argv:   []string{pm, "run", name},
+			Dir:    dir,
+			Root:   dir,
+			Quick:  quick,
+			Source: src,
+			// The manager first: it is what the table's narrow column
+			// must show, and the script body can be long.
+			Reason: fmt.Sprintf("%s from %s; script %q: %s", pm, pmWhy, name, abbrev(body)),
+			Runner: RunnerNPM,
+			Setup:  setup,
+		}
+		if info[name].traits.install {
+			c.Serial = serial
+		}
+		return c
+	}
+	chosen := map[string]bool{}
+	add := func(c Check) {
+		chosen[c.Argv[2]] = true
+		d.add(ecoNPM, c)
+	}
+	// unsafe is why a chosen script must not run: it writes or watches.
+	unsafe := func(name string) string {
+		s := info[name]
+		switch {
+		case s.traits.writer != "":
+			return "rewrites files: " + s.traits.writer
+		case s.traits.watcher != "":
+			return "starts a watcher: " + s.traits.watcher
+		}
+		return ""
+	}
+	checkOnly := func(name string) bool {
+		return unsafe(name) == "" && (slices.Contains(formatCheckScripts, name) || isCheckOnly(pj.scripts[name]))
+	}
+
+	if _, ok := pj.scripts["lint"]; ok {
+		c := script("lint", KindLint, true)
+		if why := unsafe("lint"); why != "" {
+			c.Skipped = why
+			if twin := lintTwin(names, checkOnly); twin != "" {
+				c.Skipped += "; vbd runs " + pm + " run " + twin + " instead"
+			}
+		}
+		add(c)
+	}
+	for _, name := range names {
+		if name != "lint" && !chosen[name] && checkOnly(name) && !slices.Contains(typecheckScripts, name) {
+			c := script(name, KindLint, true)
+			c.Reason += "; checks formatting or lint without writing"
+			add(c)
+		}
+	}
+	typecheck := ""
+	for _, name := range typecheckScripts {
+		if _, ok := pj.scripts[name]; !ok || unsafe(name) != "" {
+			continue
+		}
+		if typecheck == "" {
+			typecheck = name
+			add(script(name, KindTypecheck, true))
+		}
+	}
+	if body, ok := pj.scripts["build"]; ok && typecheck == "" && unsafe("build") == "" && isTscNoEmit(body) {
+		c := script("build", KindTypecheck, true)
+		c.Reason += "; tsc --noEmit only type-checks"
+		add(c)
+		typecheck = "build"
+	}
+
+	test := script("test", KindTest, false)
+	test.Name = pm + " test" + sfx
+	body, ok := pj.scripts["test"]
+	switch {
+	case !ok:
+		test.Skipped = "no test script"
+		test.Reason = fmt.Sprintf("package.json has no scripts.test; %s run test would fail with Missing script", pm)
+	case isPlaceholderTest(body):
+		test.Vacuous = "npm-init placeholder script"
+	case info["test"].traits.writer != "":
+		test.Skipped = "rewrites files: " + info["test"].traits.writer
+	case info["test"].traits.watcher != "":
+		test.Skipped = "starts a watcher: " + info["test"].traits.watcher + "; make the script run once (e.g. `vitest run`, `jest` without --watch)"
+	case info["test"].traits.once != "":
+		test.Reason += "; " + info["test"].traits.once + " would watch on a terminal: vbd sets CI=true, so it runs once"
+	}
+	chosen["test"] = true
+	d.add(ecoNPM, test)
+
+	for _, name := range names {
+		if chosen[name] {
+			continue
+		}
+		s := info[name]
+		why := s.skipReason()
+		switch {
+		case slices.Contains(typecheckScripts, name) && typecheck != "" && why == "not a check":
+			why = "another type-check script runs: " + typecheck
+		case isHookOf(name, chosen) && why == "not a check":
+			why = "npm runs it around " + strings.TrimPrefix(strings.TrimPrefix(name, "pre"), "post")
+		}
+		c := script(name, KindOther, false)
+		c.Skipped = why
+		d.add(ecoNPM, c)
+	}
+}
+
+// lintTwin is the script that checks what a writing lint would rewrite.
+func lintTwin(names []string, checkOnly func(string) bool) string {
+	for _, n := range formatCheckScripts {
+		if slices.Contains(names, n) && checkOnly(n) {
+			return n
+		}
+	}
+	for _, n := range names {
+		if checkOnly(n) {
+			return n
+		}
+	}
+	return ""
+}
+
+// isHookOf reports whether a script is a pre/post hook of a chosen one.
+func isHookOf(name string, chosen map[string]bool) bool {
+	for _, p := range []string{"pre", "post"} {
+		if rest, ok := strings.CutPrefix(name, p); ok && chosen[rest] {
+			return true
+		}
+	}
+	return false
+}
+
+// workspaceOf is the directory whose lockfile a package's installs share:
+// the closest one above dir with a lockfile, else dir itself.
+func (d *detector) workspaceOf(dir string) string {
+	for p := dir; ; p = parentDir(p) {
+		for _, l := range lockfiles {
+			if d.tree.has(p, l.file) {
+				return p
+			}
+		}
+		if p == "." {
+			return dir
+		}
+	}
+}

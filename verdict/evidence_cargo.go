@@ -1,0 +1,61 @@
+package verdict
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// cargo test: one block per test binary plus doc-tests; summed.
+var (
+	cargoResult = regexp.MustCompile(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
+	cargoError  = regexp.MustCompile(`^error(?:\[E\d+\]|: could not compile)`)
+	// "---- tests::it_fails stdout ----" opens a failed test's output.
+	cargoFailure = regexp.MustCompile(`^---- (\S+) stdout ----$`)
+)
+
+func cargoMatcher() textMatcher {
+	return textMatcher{first: "te-", line: (*textScanner).cargoLine}
+}
+
+func (s *textScanner) cargoLine(l, t []byte) bool {
+	switch t[0] {
+	case 't':
+		switch {
+		case hasPrefix(l, "test result: "):
+			m := cargoResult.FindSubmatch(l)
+			if m == nil {
+				return false
+			}
+			p, f, ign := atoi(m[2]), atoi(m[3]), atoi(m[4])
+			s.count(rCargo, p, f, ign, p+f+ign)
+			if string(m[1]) == "FAILED" {
+				s.failure = true
+			}
+			return true
+		case hasPrefix(l, "test ") && bytes.HasSuffix(l, []byte(" ... ok")):
+			// "test NAME ... ok": the name is one word.
+			if s.passed.full {
+				return true
+			}
+			if name := l[len("test ") : len(l)-len(" ... ok")]; len(name) > 0 && bytes.IndexByte(name, ' ') < 0 && bytes.IndexByte(name, '\t') < 0 {
+				s.passed.add(string(name))
+			}
+			return true
+		}
+	case 'e':
+		if hasPrefix(l, "error") && cargoError.Match(l) {
+			s.failure = true
+			return true
+		}
+	case '-':
+		if hasPrefix(l, "---- ") {
+			if m := cargoFailure.FindSubmatch(l); m != nil {
+				s.fails.start(string(m[1]), l, func(l, _ []byte) bool {
+					return hasPrefix(l, "---- ") || hasPrefix(l, "failures:") || hasPrefix(l, "test result: ")
+				})
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,29 @@
+package verdict
+
+import "regexp"
+
+// npm's own messages: the placeholder `npm init` writes, a missing script.
+var (
+	npmPlaceholder   = regexp.MustCompile(`^Error: no test specified$`)
+	npmMissingScript = regexp.MustCompile(`^npm (?:error|ERR!) Missing script: ".+"$`)
+)
+
+func npmMatcher() textMatcher {
+	return textMatcher{first: "En", line: (*textScanner).npmLine}
+}
+
+func (s *textScanner) npmLine(l, t []byte) bool {
+	switch t[0] {
+	case 'E':
+		if hasPrefix(l, "Error: no test") && npmPlaceholder.Match(l) {
+			s.setNotConfigured("npm-init placeholder script", "npm")
+			return true
+		}
+	case 'n':
+		if hasPrefix(l, "npm ") && npmMissingScript.Match(l) {
+			s.setNotConfigured("missing script", "npm")
+			return true
+		}
+	}
+	return false
+}

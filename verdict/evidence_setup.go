@@ -1,0 +1,125 @@
+package verdict
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+
+	"github.com/vbd-dev/vbd/detect"
+)
+
+// Messages that mean a check's tools or dependencies are not installed:
+// the check could not run the code, so its failure says nothing about it.
+var (
+	// sh (dash and bash) on a missing command: "sh: 1: cross-env: not
+	// found", "./node_modules/.bin/eslint: not found", "sh: eslint:
+	// command not found", "bash: line 1: x: command not found".
+	shNotFound = regexp.MustCompile(`^(?:[^\s:]+: )?(?:line \d+: |\d+: )?(\S+): (?:command )?not found$`)
+	// node on a package that is not installed; a relative path is a bug in
+	// the code, not a missing install.
+	nodeNoModule = regexp.MustCompile(`^(?:Error: )?Cannot find (?:module|package) '([^'./][^']*)'`)
+	// the go command failing to download modules (offline, proxy down).
+	goDownload = regexp.MustCompile(`(?:^go: |^\S+@\S+: |go: downloading).*(?:dial tcp|no such host|proxy\.golang\.org|connection refused|i/o timeout|network is unreachable|GOPROXY=off|-mod=mod)|^go: module lookup disabled by GOPROXY=off`)
+	// Python without pytest.
+	pyNoPytest = regexp.MustCompile(`No module named '?pytest'?$`)
+)
+
+// setupWatch recognises missing dependencies in any scanner's lines.
+type setupWatch struct {
+	// fix is the install command for the check's package manager, or ""
+	// when the check is not a package script.
+	fix string
+	// known is detect's static finding (no node_modules), or "".
+	known string
+	// what is the first missing thing seen, and kind which fix it takes.
+	what string
+	kind string // "node", "go", "python"
+}
+
+func newSetupWatch(c detect.Check) setupWatch {
+	w := setupWatch{known: c.Setup}
+	if c.Runner == detect.RunnerNPM && len(c.Argv) > 0 {
+		w.fix = detect.InstallCommand(c.Argv[0])
+	}
+	return w
+}
+
+// line reads one cleaned line. Cheap bytes tests come first: most lines
+// hold none of these words.
+func (w *setupWatch) line(l []byte) {
+	if w.what != "" || len(l) < 10 {
+		return
+	}
+	// Every message below starts with C, E or g, or ends in d, t, ', e or
+	// g: one look at each end skips nearly every line.
+	switch l[0] {
+	case 'C', 'E', 'g':
+	default:
+		switch l[len(l)-1] {
+		case 'd', 't', '\'', 'e', 'g':
+		default:
+			return
+		}
+	}
+	switch {
+	case bytes.HasSuffix(l, []byte("not found")):
+		m := shNotFound.FindSubmatch(l)
+		if m == nil {
+			return
+		}
+		tool := string(m[1])
+		// A package's bin missing is a missing install; a bare tool name is
+		// one only when detect already saw node_modules missing.
+		if strings.Contains(tool, "node_modules/.bin/") || w.known != "" {
+			w.what, w.kind = tool+": not found", "node"
+		}
+	case hasPrefix(l, "Cannot find ") || hasPrefix(l, "Error: Cannot find "):
+		if m := nodeNoModule.FindSubmatch(l); m != nil && w.known != "" {
+			w.what, w.kind = "Cannot find module '"+string(m[1])+"'", "node"
+		}
+	case bytes.HasSuffix(l, []byte("pytest")) || bytes.HasSuffix(l, []byte("pytest'")):
+		if pyNoPytest.Match(l) {
+			w.what, w.kind = "No module named pytest", "python"
+		}
+	case hasPrefix(l, "go: ") || netFailure(l):
+		if goDownload.Match(l) {
+			w.what, w.kind = strings.TrimSpace(lineString(l)), "go"
+		}
+	}
+}
+
+// result is Evidence.Setup: the fix and what was missing, or "". It is
+// asked only when the check failed with no test passing or failing.
+func (w *setupWatch) result() string {
+	switch w.kind {
+	case "node":
+		fix := w.known
+		if fix == "" {
+			cmd := w.fix
+			if cmd == "" {
+				cmd = "npm ci"
+			}
+			fix = "dependencies are not installed: run `" + cmd + "`"
+		}
+		return fix + " (" + w.what + ")"
+	case "go":
+		return "Go modules could not be downloaded: run `" + detect.InstallCommand("go") + "` with network access (" + w.what + ")"
+	case "python":
+		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
+	}
+	// Detect saw the dependencies missing, and the check failed without a
+	// single test result: the failure is the missing install.
+	return w.known
+}
+
+// netFailure reports whether a line ends like a failed network call, as
+// the go command's download errors do ("…: dial tcp: lookup
+// proxy.golang.org: no such host").
+func netFailure(l []byte) bool {
+	for _, end := range []string{"no such host", "connection refused", "i/o timeout", "network is unreachable", "server misbehaving"} {
+		if bytes.HasSuffix(l, []byte(end)) {
+			return true
+		}
+	}
+	return false
+}
