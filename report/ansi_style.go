@@ -26,6 +26,9 @@ type Term struct {
 	// TTY is true when the stream is a terminal: only then is progress
 	// redrawn in place.
 	TTY bool
+	// Live is true for a terminal that can redraw in place (not
+	// TERM=dumb): only then is progress drawn live.
+	Live bool
 	// Color enables ANSI colours.
 	Color bool
 	// Unicode allows ✓ ✗ … and the braille spinner; false falls back to
@@ -49,6 +52,7 @@ func DetectTerm(w io.Writer, mode ColorMode, getenv func(string) string) Term {
 			t.Width = 80
 		}
 	}
+	t.Live = t.TTY && getenv("TERM") != "dumb"
 	switch mode {
 	case ColorAlways:
 		t.Color = true

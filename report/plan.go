@@ -34,9 +34,12 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 	if len(plan.Checks) == 0 {
 		b.WriteString("no checks found: vbd would answer \"nothing verified\" (exit 2)\n")
 	} else {
-		fmt.Fprintf(&b, "%s in %d %s; %s not chosen.\n",
-			plural(run, "check will run", "checks will run"), len(rootsOf(plan)), pluralWord(len(rootsOf(plan)), "project", "projects"),
-			plural(len(plan.Checks)-run, "candidate", "candidates"))
+		left := "every candidate chosen"
+		if n := len(plan.Checks) - run; n > 0 {
+			left = plural(n, "candidate", "candidates") + " not chosen"
+		}
+		roots := len(rootsOf(plan))
+		fmt.Fprintf(&b, "%s in %s; %s.\n", plural(run, "check will run", "checks will run"), plural(roots, "project", "projects"), left)
 	}
 	for _, root := range rootsOf(plan) {
 		var chosen, other []detect.Check
@@ -130,10 +133,17 @@ func rootOf(c detect.Check) string {
 	return "."
 }
 
-// rootsOf lists the plan's roots in the order detection found them.
+// rootsOf lists the plan's roots: the repository's own first, then the
+// others in the order detection found them.
 func rootsOf(plan detect.Plan) []string {
-	var roots []string
+	roots := []string{}
 	seen := map[string]bool{}
+	for _, c := range plan.Checks {
+		if rootOf(c) == "." {
+			roots, seen["."] = append(roots, "."), true
+			break
+		}
+	}
 	for _, c := range plan.Checks {
 		if r := rootOf(c); !seen[r] {
 			seen[r] = true

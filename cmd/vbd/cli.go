@@ -34,7 +34,8 @@ type cli struct {
 
 // Globals are flags every command takes.
 type Globals struct {
-	Dir string `short:"C" name:"directory" placeholder:"DIR" default:"." help:"Run as if vbd was started in DIR."`
+	Dir   string `short:"C" name:"directory" placeholder:"DIR" default:"." help:"Run as if vbd was started in DIR."`
+	Color string `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour: auto (a terminal, unless NO_COLOR is set), always or never."`
 }
 
 // env carries the process's streams into commands, so tests and hook mode

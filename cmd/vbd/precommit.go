@@ -117,7 +117,7 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if snap != nil {
 		v.Warnings = append(v.Warnings, snap.Notes...)
 	}
-	if err := report.Results(e.stdout, v.Outcomes, v.Verdict, v.Warnings, report.Options{Color: useColor(e.stdout)}); err != nil {
+	if err := report.Results(e.stdout, v.Outcomes, v.Verdict, v.Warnings, g.reportOptions(e.stdout, false)); err != nil {
 		return err
 	}
 	if err := saveReceipt(v); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -37,8 +38,10 @@ type verifyRequest struct {
 	// Scope, when set, returns a skip reason for a check that is out of
 	// scope (the git hook skips roots the commit does not touch).
 	Scope func(detect.Check) string
-	// Progress, when set, receives a line as each check ends.
-	Progress io.Writer
+	// Progress, when set, shows checks as they start and end: live when
+	// ProgressTerm is a terminal, else one plain line per event.
+	Progress     io.Writer
+	ProgressTerm report.Term
 	// NoCache forces a run even when a passing receipt matches the tree.
 	NoCache bool
 	// Caller says who asked, for the receipt.
@@ -215,10 +218,20 @@ func verify(ctx context.Context, req verifyRequest) (*verification, error) {
 			judged[i] = &o
 			return o.Status.Failing()
 		}}
+	var progress *report.Progress
 	if req.Progress != nil {
-		opts.Progress = progressPrinter(req.Progress, started)
+		// judged[i] is written before the task's Done event, on the
+		// same goroutine, so the progress line can say "proved nothing".
+		progress = report.NewProgress(req.Progress, report.ProgressOptions{
+			Term: req.ProgressTerm, Started: started, Budget: budget, Checks: runnable,
+			Outcome: func(i int) *verdict.Outcome { return judged[i] },
+		})
+		opts.Progress = progress.Event
 	}
 	results := runner.Run(ctx, tasks, opts)
+	if progress != nil {
+		progress.Close()
+	}
 
 	outcomes := make([]verdict.Outcome, 0, len(plan.Checks))
 	next := 0
@@ -269,20 +282,4 @@ func resolveLimits(req verifyRequest, cfg *detect.Config) (budget time.Duration,
 		jobs = runtime.NumCPU()
 	}
 	return budget, jobs
-}
-
-// progressPrinter writes one line per finished check, so a person watching
-// a long run sees it move.
-func progressPrinter(w io.Writer, started time.Time) func(runner.Event) {
-	return func(e runner.Event) {
-		if !e.Done {
-			fmt.Fprintf(w, "  … %s started (%s)\n", e.Task.Name, verdict.Round(time.Since(started)))
-			return
-		}
-		state := "done"
-		if e.Result.Failed() {
-			state = "did not pass"
-		}
-		fmt.Fprintf(w, "  %s %s after %s\n", e.Task.Name, state, verdict.Round(e.Result.Duration))
-	}
 }
