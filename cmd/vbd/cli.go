@@ -29,7 +29,10 @@ type cli struct {
 	PreCommit preCommitCmd `cmd:"" name:"pre-commit" help:"Verify what git is about to commit (the index, never the work tree), scoped to the projects it touches; run by the hook 'vbd install git' writes."`
 	Doctor    doctorCmd    `cmd:"" help:"Audit how vbd is wired into each harness, and with --prove show that the gate blocks."`
 	Last      lastCmd      `cmd:"" help:"Show the latest receipt."`
-	Version   versionCmd   `cmd:"" help:"Print vbd's version."`
+	Version   versionCmd   `cmd:"" help:"Print vbd's version, the commit it was built from and the Go version."`
+	// Init and Completion: see init.go and completion.go.
+	Init       initCmd       `cmd:"" help:"Write a commented .vbd.toml with what vbd found (the one file vbd ever writes in the work tree)."`
+	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish."`
 }
 
 // Globals are flags every command takes.
@@ -67,7 +70,11 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int
 				code = e.code
 				return
 			}
-			fmt.Fprintf(stderr, "vbd: internal error: %v\n%s\nThis is a bug in vbd; nothing was verified.\n", r, debug.Stack())
+			// One line for a person; the stack only when asked for.
+			if os.Getenv("VBD_DEBUG") == "1" {
+				fmt.Fprintf(stderr, "vbd: internal error: %v\n%s", r, debug.Stack())
+			}
+			fmt.Fprintf(stderr, "vbd: internal error: %v: this is a bug in vbd, nothing was verified (exit 2); rerun with VBD_DEBUG=1 for a stack trace to report\n", r)
 			code = verdict.ExitNothingVerified
 		}
 	}()
@@ -143,7 +150,8 @@ func interruptContext() (context.Context, func()) {
 type versionCmd struct{}
 
 func (versionCmd) Run(e env) error {
-	fmt.Fprintln(e.stdout, "vbd", version())
+	info, ok := debug.ReadBuildInfo()
+	fmt.Fprint(e.stdout, versionText(info, ok))
 	return nil
 }
 
