@@ -135,6 +135,10 @@ func (p *Progress) Close() {
 	defer p.mu.Unlock()
 	p.running = nil
 	p.draw()
+	if p.frame > 0 {
+		// A blank line between the progress and what follows it.
+		_, _ = io.WriteString(p.w, "\n")
+	}
 }
 
 func (p *Progress) loop() {

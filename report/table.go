@@ -86,8 +86,9 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 		width = 0
 	}
 	g := grid{header: []string{"check", "kind", "status", "time", "detail"}, ellipsis: sym.ellipsis,
-		// The detail gives way first, then a long name.
-		shrink: []int{4, 0}}
+		// A long skip reason in the status gives way first (down to "not
+		// run (budget)"), then the detail, then a long name.
+		shrink: []shrinkable{{col: 2, min: 16}, {col: 4, min: 12}, {col: 0, min: 12}}}
 	if opts.Verbose {
 		g.header = append(g.header, "command")
 	}

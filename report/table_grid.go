@@ -15,16 +15,17 @@ type grid struct {
 	header []string
 	rows   [][]string
 	// shrink lists the columns that may be cut to fit the width, in the
-	// order they give way.
-	shrink []int
+	// order they give way, each down to its minimum width.
+	shrink []shrinkable
 	// paint, when set, colours a padded cell.
 	paint func(row, col int, padded string) string
 	// ellipsis marks a cut cell.
 	ellipsis string
 }
 
-// minCut is the narrowest a cut column gets: narrower says nothing.
-const minCut = 12
+// shrinkable is a column that may be cut, and how narrow it may get:
+// narrower than that it says nothing.
+type shrinkable struct{ col, min int }
 
 // render writes the grid. A width above zero is the terminal's: shrinkable
 // columns are cut to fit it. Zero (a pipe) cuts nothing.
@@ -44,13 +45,13 @@ func (g grid) render(w io.Writer, width int) error {
 		for _, n := range widths {
 			total += n + 2
 		}
-		for _, col := range g.shrink {
+		for _, sh := range g.shrink {
 			if total <= width {
 				break
 			}
-			cut := min(total-width, widths[col]-minCut)
+			cut := min(total-width, widths[sh.col]-sh.min)
 			if cut > 0 {
-				widths[col] -= cut
+				widths[sh.col] -= cut
 				total -= cut
 			}
 		}
