@@ -85,7 +85,7 @@ func TestGitHubAnnotations(t *testing.T) {
 		"<details><summary>go test: fail (exit 1)</summary>",
 		"$ cd svc && go test ./...",
 		"add_test.go:9: 1+2 = 4, want 3 <&> 100% red\n", // escapes stripped
-		"````\n$ sleep 9\n```\nstill waiting\n````", // a fence the tail cannot close
+		"````\n$ sleep 9\n```\nstill waiting\n````",     // a fence the tail cannot close
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("step summary lacks %q:\n%s", want, md)

@@ -26,7 +26,7 @@ func fixture() *receipt.Receipt {
 			{Name: "go test", Kind: "test", Command: "go test ./...", Dir: "svc", Status: "fail", Detail: "exit 1", ExitCode: &one,
 				DurationNS: int64(3 * time.Second), Log: "/repo/.git/vbd/logs/x/go-test.log",
 				Evidence: &receipt.Evidence{Runner: "go test", Counted: true, Passed: 5, Failed: 2, Total: 7},
-				Tail: []string{"--- FAIL: TestAdd (0.00s)", "    add_test.go:9: 1+2 = 4, want 3 <&> 100% \x1b[31mred\x1b[0m", "FAIL"}},
+				Tail:     []string{"--- FAIL: TestAdd (0.00s)", "    add_test.go:9: 1+2 = 4, want 3 <&> 100% \x1b[31mred\x1b[0m", "FAIL"}},
 			{Name: "npm test", Kind: "test", Command: "npm test", Dir: "web", Status: "vacuous", Detail: "no tests found", ExitCode: &zero,
 				Tail: []string{"No tests found, exiting with code 0"}},
 			{Name: "go build", Kind: "build", Command: "go build ./...", Dir: ".", Status: "skipped", Detail: "quick"},
