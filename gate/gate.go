@@ -22,6 +22,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -76,8 +77,10 @@ type Request struct {
 	// scope (git's hook skips roots the commit does not touch); such
 	// checks are skipped with verdict.ReasonScope.
 	Scope func(detect.Check) string
-	// Progress, when set, receives a line as each check starts and ends.
-	Progress io.Writer
+	// Progress, when set, shows checks as they start and end: live when
+	// ProgressTerm is a terminal, else one plain line per event.
+	Progress     io.Writer
+	ProgressTerm report.Term
 	// NoCache forces a run even when a passing receipt matches the tree.
 	NoCache bool
 	// Caller says who asked, for the receipt.
@@ -237,14 +240,24 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 			judged[i] = &o
 			return o.Status.Failing()
 		}}
+	var progress *report.Progress
 	if req.Progress != nil {
-		opts.Progress = progressPrinter(req.Progress, v.Started, req.now)
+		// judged[i] is written before the task's Done event, on the
+		// same goroutine, so the progress line can say "proved nothing".
+		progress = report.NewProgress(req.Progress, report.ProgressOptions{
+			Term: req.ProgressTerm, Started: v.Started, Budget: budget, Checks: runnable,
+			Outcome: func(i int) *verdict.Outcome { return judged[i] },
+		})
+		opts.Progress = progress.Event
 	}
 	rn := req.Runner
 	if rn == nil {
 		rn = RunFunc(runner.Run)
 	}
 	results := rn.Run(ctx, tasks, opts)
+	if progress != nil {
+		progress.Close()
+	}
 	if len(results) != len(tasks) {
 		return fmt.Errorf("internal error: %d checks ran but %d results came back", len(tasks), len(results))
 	}

@@ -2,7 +2,6 @@ package gate
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +32,7 @@ func LoadPlan(dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, 
 			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
 		}
 	}
-	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Files: files, Config: cfg, LookPath: onPath})
+	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Files: files, Config: cfg, LookPath: OnPath})
 	if err != nil {
 		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
 	}
@@ -41,7 +40,8 @@ func LoadPlan(dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, 
 	return repo, cfg, plan, nil
 }
 
-func onPath(tool string) bool {
+// OnPath reports whether tool is on PATH: how detection knows which tools it may plan.
+func OnPath(tool string) bool {
 	_, err := exec.LookPath(tool)
 	return err == nil
 }
@@ -92,20 +92,4 @@ func Tasks(root string, runnable []detect.Check, environ []string, timeout time.
 
 func scannerFor(c detect.Check) func() runner.Scanner {
 	return func() runner.Scanner { return verdict.NewScanner(c) }
-}
-
-// progressPrinter writes one line per started and finished check, so a
-// person watching a long run sees it move.
-func progressPrinter(w io.Writer, started time.Time, now func() time.Time) func(runner.Event) {
-	return func(e runner.Event) {
-		if !e.Done {
-			fmt.Fprintf(w, "  … %s started (%s)\n", e.Task.Name, verdict.Round(now().Sub(started)))
-			return
-		}
-		state := "done"
-		if e.Result.Failed() {
-			state = "did not pass"
-		}
-		fmt.Fprintf(w, "  %s %s after %s\n", e.Task.Name, state, verdict.Round(e.Result.Duration))
-	}
 }

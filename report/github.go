@@ -27,7 +27,7 @@ func GitHub(w, summary io.Writer, r *receipt.Receipt) error {
 		switch verdict.Status(c.Status) {
 		case verdict.Fail, verdict.Timeout, verdict.NotRun, verdict.Error, verdict.Interrupted:
 			msg := "$ " + c.Command
-			if tail := lastLines(c.Tail, githubTail); len(tail) > 0 {
+			if tail := StripLines(lastLines(c.Tail, githubTail)); len(tail) > 0 {
 				msg += "\n" + strings.Join(tail, "\n")
 			}
 			if c.Log != "" {
@@ -73,35 +73,46 @@ func escapeProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }
 
-// StepSummary is the markdown appended to $GITHUB_STEP_SUMMARY: the
-// verdict, a table of checks, and the output tail of each failing one.
+// StepSummary is the markdown appended to $GITHUB_STEP_SUMMARY, what
+// people look at in a pull request: the verdict, one row per check with
+// its status, time and evidence, the failing tests, and the output tail
+// of each failing check. Text from checks is stripped of escapes.
 func StepSummary(r *receipt.Receipt) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### vbd: %s\n\n", r.Verdict.Word)
-	b.WriteString("| check | kind | status | time | detail |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "### %s vbd: %s\n\n", verdictMark(r.Verdict.Code), r.Verdict.Word)
+	fmt.Fprintf(&b, "**%s**\n\n", cell(r.Verdict.Summary))
+	b.WriteString("| check | kind | status | time | evidence |\n|---|---|---|---|---|\n")
 	for _, c := range r.Checks {
 		elapsed := ""
 		if c.DurationNS > 0 {
 			elapsed = verdict.Round(time.Duration(c.DurationNS))
 		}
-		detail := c.Detail
-		if c.Status == string(verdict.Skipped) || c.Status == string(verdict.NotRun) {
-			detail = "" // the status column already says why
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", cell(c.Name), cell(c.Kind), cell(statusText(c)), elapsed, cell(detail))
+		fmt.Fprintf(&b, "| %s | %s | %s %s | %s | %s |\n", cell(c.Name), cell(c.Kind), statusMark(c.Status), cell(statusText(c)), elapsed, cell(evidenceText(c)))
 	}
-	fmt.Fprintf(&b, "\n**%s**\n", cell(r.Verdict.Summary))
+	if len(r.Verdict.Reasons) > 0 {
+		b.WriteString("\n")
+	}
 	for _, reason := range r.Verdict.Reasons {
 		fmt.Fprintf(&b, "- %s\n", cell(reason))
 	}
+	var failing []receipt.Check
 	for _, c := range r.Checks {
-		o := c.Outcome()
-		if !Failing(o) && o.Status != verdict.NotRun {
-			continue
+		if o := c.Outcome(); Failing(o) || o.Status == verdict.NotRun {
+			failing = append(failing, c)
 		}
-		fence := codeFence(c.Tail)
-		fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n$ %s\n", htmlEscape(c.Name), htmlEscape(statusLabel(c)), fence, o.Check.CommandIn())
-		for _, l := range c.Tail {
+	}
+	if tests := stepFailingTests(failing); len(tests) > 0 {
+		b.WriteString("\n#### Failing tests\n\n")
+		for _, t := range tests {
+			b.WriteString(t + "\n")
+		}
+	}
+	for _, c := range failing {
+		o := c.Outcome()
+		tail := StripLines(c.Tail)
+		fence := codeFence(append([]string{o.Check.CommandIn()}, tail...))
+		fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n$ %s\n", htmlEscape(Strip(c.Name)), htmlEscape(Strip(statusLabel(c))), fence, o.Check.CommandIn())
+		for _, l := range tail {
 			b.WriteString(l + "\n")
 		}
 		fmt.Fprintf(&b, "%s\n\n</details>\n", fence)
@@ -111,6 +122,71 @@ func StepSummary(r *receipt.Receipt) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// stepFailingTests lists the failing tests of the failing checks, one
+// markdown bullet per check.
+//
+// LEAD: wire-up point for issue 10 §5. Once the receipt's Evidence carries
+// Failures []Failure{Name string; Lines []string}, return for each check
+// with failures:
+//
+//	"- **" + cell(c.Name) + "**: " + strings.Join(each "`"+cell(f.Name)+"`", ", ")
+//
+// Until then the counts in the evidence column say how many failed.
+func stepFailingTests(failing []receipt.Check) []string {
+	_ = failing
+	return nil
+}
+
+// evidenceText is what a check's output proved, or why it did not: its
+// detail, then the counts when the detail does not already give them.
+func evidenceText(c receipt.Check) string {
+	detail := c.Detail
+	if c.Status == string(verdict.Skipped) || c.Status == string(verdict.NotRun) {
+		detail = "" // the status column already says why
+	}
+	if c.Status == string(verdict.Pass) && detail == "no test count" {
+		detail = "passed (no test count)"
+	}
+	if ev := c.Evidence; ev != nil && ev.Counted && ev.Total > 0 && !strings.Contains(detail, "passed") {
+		counts := fmt.Sprintf("%d passed", ev.Passed)
+		if ev.Failed > 0 {
+			counts = fmt.Sprintf("%d failed, %s", ev.Failed, counts)
+		}
+		if ev.Skipped > 0 {
+			counts += fmt.Sprintf(", %d skipped", ev.Skipped)
+		}
+		counts += fmt.Sprintf(" of %d", ev.Total)
+		if detail != "" {
+			detail += "; "
+		}
+		detail += counts
+	}
+	return detail
+}
+
+// verdictMark and statusMark are the emoji GitHub shows in a summary.
+func verdictMark(code int) string {
+	switch code {
+	case verdict.ExitVerified:
+		return "✅"
+	case verdict.ExitFailed:
+		return "❌"
+	}
+	return "⚠️"
+}
+
+func statusMark(status string) string {
+	switch verdict.Status(status) {
+	case verdict.Pass:
+		return "✅"
+	case verdict.Vacuous:
+		return "⚠️"
+	case verdict.Skipped:
+		return "➖"
+	}
+	return "❌"
 }
 
 // statusText is the table's status: skipped and not-run checks carry why.
@@ -131,7 +207,7 @@ func statusLabel(c receipt.Check) string {
 
 // cell makes text safe inside a markdown table cell.
 func cell(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = flat(s)
 	return strings.ReplaceAll(htmlEscape(s), "|", `\|`)
 }
 

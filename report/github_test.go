@@ -63,21 +63,29 @@ func TestGitHubAnnotations(t *testing.T) {
 	if !strings.Contains(msg, "$ go test ./...\n--- FAIL: TestAdd") || !strings.Contains(msg, "100%") {
 		t.Fatalf("error message lacks the tail, or was mis-escaped: %q", msg)
 	}
+	if strings.Contains(out.String(), "\x1b") || strings.Contains(summary.String(), "\x1b") {
+		t.Fatal("an escape reached an annotation or the summary")
+	}
 	if strings.Count(out.String(), "\n") != len(got) {
 		t.Fatal("a message spilled onto another line")
 	}
 
 	md := summary.String()
+	if i, j := strings.Index(md, "**FAILED"), strings.Index(md, "| check |"); i < 0 || i > j {
+		t.Errorf("the verdict is not above the table:\n%s", md)
+	}
 	for _, want := range []string{
-		"### vbd: failed", "| check | kind | status | time | detail |",
-		"| go test | test | fail | 3.0s | exit 1 |",
-		"| make lint | lint | not run (budget) |  |  |",
-		`| slow \| test | test | timeout |`,
+		"### ❌ vbd: failed", "| check | kind | status | time | evidence |",
+		"| go test | test | ❌ fail | 3.0s | exit 1; 2 failed, 5 passed of 7 |",
+		"| go vet | vet | ✅ pass | 800ms |  |",
+		"| npm test | test | ⚠️ vacuous |  | no tests found |",
+		"| make lint | lint | ❌ not run (budget) |  |  |",
+		`| slow \| test | test | ❌ timeout |`,
 		"**FAILED: go test (exit 1), make lint (not run: budget)**",
 		"<details><summary>go test: fail (exit 1)</summary>",
 		"$ cd svc && go test ./...",
-		"add_test.go:9: 1+2 = 4, want 3 <&> 100%",
-		"````\n$ sleep 9\n```\nstill waiting\n````", // a fence the tail cannot close
+		"add_test.go:9: 1+2 = 4, want 3 <&> 100% red\n", // escapes stripped
+		"````\n$ sleep 9\n```\nstill waiting\n````",     // a fence the tail cannot close
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("step summary lacks %q:\n%s", want, md)

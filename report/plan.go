@@ -1,6 +1,12 @@
 package report
 
 import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
 )
@@ -10,3 +16,210 @@ import (
 // to prove nothing is listed as skipped with that reason, since it will not
 // run.
 func PlanJSON(p detect.Plan) receipt.Plan { return receipt.PlanOf(p) }
+
+// Plan writes `vbd list` for a pipe: nothing cut, nothing wrapped.
+func Plan(w io.Writer, plan detect.Plan) error { return PlanTo(w, plan, Options{}) }
+
+// PlanTo writes `vbd list` as an explanation: the tree of project roots,
+// under each the checks that will run with why each was chosen (the marker
+// file and line), then each candidate that was not chosen with why. On a
+// terminal (opts.Width set) long commands and reasons wrap under their
+// check; in a pipe they are never cut, so a script can read what a check
+// really runs.
+func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
+	p := newPalette(opts.Color)
+	sym := newSymbols(opts.Unicode)
+	run := len(plan.Runnable())
+	var b strings.Builder
+	if len(plan.Checks) == 0 {
+		b.WriteString("no checks found: vbd would answer \"nothing verified\" (exit 2)\n")
+	} else {
+		left := "every candidate chosen"
+		if n := len(plan.Checks) - run; n > 0 {
+			left = plural(n, "candidate", "candidates") + " not chosen"
+		}
+		roots := len(rootsOf(plan))
+		fmt.Fprintf(&b, "%s in %s; %s.\n", plural(run, "check will run", "checks will run"), plural(roots, "project", "projects"), left)
+	}
+	for _, root := range rootsOf(plan) {
+		var chosen, other []detect.Check
+		for _, c := range plan.Checks {
+			if rootOf(c) != root {
+				continue
+			}
+			if c.Runs() {
+				chosen = append(chosen, c)
+			} else {
+				other = append(other, c)
+			}
+		}
+		nameW, kindW := 0, 0
+		for _, c := range append(append([]detect.Check(nil), chosen...), other...) {
+			nameW = max(nameW, runewidth.StringWidth(flat(c.Name)))
+			kindW = max(kindW, len(c.Kind))
+		}
+		fmt.Fprintf(&b, "\n%s\n", p.bold(rootLabel(root, chosen, other)))
+		line := func(mark string, c detect.Check, why string) {
+			name := flat(c.Name)
+			head := fmt.Sprintf("  %s %s%s  %s%s  ", mark, name, strings.Repeat(" ", nameW-runewidth.StringWidth(name)),
+				c.Kind, strings.Repeat(" ", kindW-len(c.Kind)))
+			cmd := c.Command()
+			if c.Dir != root && c.Dir != "" {
+				cmd = c.CommandIn()
+			}
+			b.WriteString(wrapAfter(head, Strip(cmd), opts.Width))
+			b.WriteString(wrapAfter("      ", why, opts.Width))
+		}
+		for _, c := range chosen {
+			line(p.green(sym.pass), c, chosenWhy(c))
+		}
+		if len(other) > 0 {
+			fmt.Fprintf(&b, "  %s\n", p.faint("not chosen:"))
+		}
+		for _, c := range other {
+			line(p.faint(sym.skip), c, notChosenWhy(c))
+		}
+	}
+	if len(plan.Warnings) > 0 {
+		b.WriteString("\n")
+	}
+	for _, warn := range plan.Warnings {
+		b.WriteString(wrapAfter(p.yellow("warning:")+" ", Strip(warn), opts.Width))
+	}
+	_, err := io.WriteString(w, b.String())
+	if err != nil {
+		return fmt.Errorf("render plan: %w", err)
+	}
+	return nil
+}
+
+// chosenWhy is why a check runs: its marker file (and line), then the
+// reason in words.
+func chosenWhy(c detect.Check) string {
+	why := flat(c.Reason)
+	switch {
+	case why == "":
+		why = flat(c.Source)
+	case c.Source != "" && !strings.Contains(why, c.Source):
+		why = flat(c.Source) + ": " + why
+	}
+	return "why: " + why
+}
+
+// notChosenWhy is why a candidate will not run.
+func notChosenWhy(c detect.Check) string {
+	if c.Vacuous != "" {
+		return "why not: proves nothing: " + flat(c.Vacuous)
+	}
+	skipped := flat(c.Skipped)
+	if skipped == "quick" {
+		skipped = "--quick runs only cheap checks (vet, lint, typecheck, build)"
+	}
+	why := "why not: " + skipped
+	if c.Source != "" {
+		why += " (found in " + flat(c.Source) + ")"
+	}
+	return why
+}
+
+// rootOf is the project root a check belongs to; "." for the repository.
+func rootOf(c detect.Check) string {
+	switch {
+	case c.Root != "":
+		return c.Root
+	case c.Dir != "":
+		return c.Dir
+	}
+	return "."
+}
+
+// rootsOf lists the plan's roots: the repository's own first, then the
+// others in the order detection found them.
+func rootsOf(plan detect.Plan) []string {
+	roots := []string{}
+	seen := map[string]bool{}
+	for _, c := range plan.Checks {
+		if rootOf(c) == "." {
+			roots, seen["."] = append(roots, "."), true
+			break
+		}
+	}
+	for _, c := range plan.Checks {
+		if r := rootOf(c); !seen[r] {
+			seen[r] = true
+			roots = append(roots, r)
+		}
+	}
+	return roots
+}
+
+// rootLabel is a root's heading: its path and the marker files found there.
+func rootLabel(root string, checks ...[]detect.Check) string {
+	label := root
+	if root != "." {
+		label = flat(root) + "/"
+	}
+	var markers []string
+	seen := map[string]bool{}
+	for _, cs := range checks {
+		for _, c := range cs {
+			m, _, _ := strings.Cut(c.Source, ":") // ".vbd.toml:3" is the file .vbd.toml
+			if m != "" && !seen[m] {
+				seen[m] = true
+				markers = append(markers, flat(m))
+			}
+		}
+	}
+	if len(markers) > 0 {
+		label += " (" + strings.Join(markers, ", ") + ")"
+	}
+	return label
+}
+
+// wrapAfter writes head then text. With a width, text wraps at spaces with
+// every continuation indented to where it started; with none it stays on
+// one line, whole.
+func wrapAfter(head, text string, width int) string {
+	indent := runewidth.StringWidth(stripSGR(head))
+	avail := width - indent
+	if width <= 0 || avail < 20 || runewidth.StringWidth(text) <= avail {
+		return head + text + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	col := 0
+	for _, word := range strings.Split(text, " ") {
+		ww := runewidth.StringWidth(word)
+		if col > 0 && col+1+ww > avail {
+			b.WriteString("\n" + strings.Repeat(" ", indent))
+			col = 0
+		} else if col > 0 {
+			b.WriteString(" ")
+			col++
+		}
+		for ww > avail { // one word longer than the line: break it
+			part := runewidth.Truncate(word, avail, "")
+			b.WriteString(part + "\n" + strings.Repeat(" ", indent))
+			word = word[len(part):]
+			ww = runewidth.StringWidth(word)
+		}
+		b.WriteString(word)
+		col += ww
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// stripSGR removes vbd's own colour codes, to measure what it drew.
+func stripSGR(s string) string { return Strip(s) }
+
+func plural(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, pluralWord(n, one, many))
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

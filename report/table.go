@@ -1,19 +1,12 @@
 // Package report renders what vbd found and decided: the results table for
-// people, the plan for `vbd list`, and the text an agent reads when a hook
-// blocks. It only formats; it decides nothing.
+// people, the plan for `vbd list`, live progress, and the text an agent
+// reads when a hook blocks. It only formats; it decides nothing.
 package report
 
 import (
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/fatih/color"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
-	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -21,74 +14,40 @@ import (
 // shows under it.
 const DefaultFailTail = 40
 
-// Options tune rendering.
+// Options tune rendering. The zero value is plain output for a pipe:
+// no colour, ASCII symbols, nothing cut.
 type Options struct {
-	// Color enables ANSI colours; the caller decides (terminal, NO_COLOR).
+	// Color enables ANSI colours; the caller decides (terminal, NO_COLOR,
+	// --color).
 	Color bool
+	// Unicode allows ✓ ✗ and …; false draws ASCII.
+	Unicode bool
+	// Width is the terminal's width: long cells are cut to fit it. Zero
+	// (a pipe) cuts nothing.
+	Width int
+	// Verbose adds each check's full command to the table and cuts
+	// nothing.
+	Verbose bool
 	// FailTail is the number of output lines shown per failed check; zero
 	// means DefaultFailTail, negative shows none.
 	FailTail int
 }
 
-// palette holds colours that are on or off as a whole, without touching
-// fatih/color's global switch.
-type palette struct{ red, green, yellow, faint, bold *color.Color }
-
-func newPalette(on bool) palette {
-	p := palette{
-		red:    color.New(color.FgRed, color.Bold),
-		green:  color.New(color.FgGreen),
-		yellow: color.New(color.FgYellow),
-		faint:  color.New(color.Faint),
-		bold:   color.New(color.Bold),
-	}
-	for _, c := range []*color.Color{p.red, p.green, p.yellow, p.faint, p.bold} {
-		if on {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-	}
-	return p
+// OptionsFor returns the options for drawing on t.
+func OptionsFor(t Term, verbose bool) Options {
+	return Options{Color: t.Color, Unicode: t.Unicode, Width: t.Width, Verbose: verbose}
 }
 
 func (p palette) status(s verdict.Status, text string) string {
 	switch s {
 	case verdict.Pass:
-		return p.green.Sprint(text)
+		return p.green(text)
 	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted, verdict.NotRun:
-		return p.red.Sprint(text)
+		return p.red(text)
 	case verdict.Vacuous:
-		return p.yellow.Sprint(text)
+		return p.yellow(text)
 	}
-	return p.faint.Sprint(text)
-}
-
-// newTable returns a borderless ASCII table with the given header, so the
-// output reads the same in a terminal, a CI log and an agent's context.
-func newTable(w io.Writer, header ...string) *tablewriter.Table {
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-				Lines:      tw.Lines{ShowHeaderLine: tw.On},
-			},
-		})),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header: tw.CellConfig{
-				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-				Formatting: tw.CellFormatting{AutoFormat: tw.Off},
-			},
-			Row: tw.CellConfig{
-				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-			},
-		}),
-	)
-	t.Header(header)
-	return t
+	return p.faint(text)
 }
 
 // StatusText is a check's status as the table shows it: skipped and not-run
@@ -100,32 +59,57 @@ func StatusText(o verdict.Outcome) string {
 	return string(o.Status)
 }
 
-// Results writes the results table, the tail of each failed check's output,
-// warnings, and the one-line summary.
+// detailText is the table's detail cell for o.
+func detailText(o verdict.Outcome) string {
+	detail := o.Detail
+	if o.Status == verdict.Skipped || o.Status == verdict.NotRun {
+		detail = "" // the status column already says why
+	}
+	if o.Status == verdict.Pass && o.Detail == "no test count" {
+		detail = "passed (no test count)"
+	}
+	if ev := o.Evidence; o.Status == verdict.Fail && ev != nil && ev.Counted && ev.Total > 0 {
+		// The exit code alone hides how much failed.
+		detail += fmt.Sprintf("; %d failed, %d passed of %d", ev.Failed, ev.Passed, ev.Total)
+	}
+	return detail
+}
+
+// Results writes the results table, what each failed check printed,
+// warnings, and the one-line summary. Text from checks (names, output) is
+// stripped of escapes and control bytes; the logs keep it raw.
 func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warnings []string, opts Options) error {
 	p := newPalette(opts.Color)
-	t := newTable(w, "check", "kind", "status", "time", "detail")
+	sym := newSymbols(opts.Unicode)
+	width := opts.Width
+	if opts.Verbose {
+		width = 0
+	}
+	g := grid{header: []string{"check", "kind", "status", "time", "detail"}, ellipsis: sym.ellipsis,
+		// A long skip reason in the status gives way first (down to "not
+		// run (budget)"), then the detail, then a long name.
+		shrink: []shrinkable{{col: 2, min: 16}, {col: 4, min: 12}, {col: 0, min: 12}}}
+	if opts.Verbose {
+		g.header = append(g.header, "command")
+	}
 	for _, o := range outcomes {
-		detail := o.Detail
-		if o.Status == verdict.Skipped || o.Status == verdict.NotRun {
-			detail = ""
-		}
-		if o.Status == verdict.Pass && o.Detail == "no test count" {
-			detail = "passed (no test count)"
-		}
-		if ev := o.Evidence; o.Status == verdict.Fail && ev != nil && ev.Counted && ev.Total > 0 {
-			// The exit code alone hides how much failed.
-			detail += fmt.Sprintf("; %d failed, %d passed of %d", ev.Failed, ev.Passed, ev.Total)
-		}
 		elapsed := ""
 		if o.Duration > 0 {
 			elapsed = verdict.Round(o.Duration)
 		}
-		if err := t.Append([]string{o.Check.Name, string(o.Check.Kind), p.status(o.Status, StatusText(o)), elapsed, oneLine(detail, 70)}); err != nil {
-			return fmt.Errorf("render table: %w", err)
+		row := []string{flat(o.Check.Name), string(o.Check.Kind), StatusText(o), elapsed, flat(detailText(o))}
+		if opts.Verbose {
+			row = append(row, flat(o.Check.CommandIn()))
 		}
+		g.rows = append(g.rows, row)
 	}
-	if err := t.Render(); err != nil {
+	g.paint = func(row, col int, text string) string {
+		if col == 2 {
+			return p.status(outcomes[row].Status, text)
+		}
+		return text
+	}
+	if err := g.render(w, width); err != nil {
 		return fmt.Errorf("render table: %w", err)
 	}
 	failTail := opts.FailTail
@@ -133,43 +117,35 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 		failTail = DefaultFailTail
 	}
 	for _, o := range outcomes {
-		if !Failing(o) {
-			continue
-		}
-		fmt.Fprintf(w, "\n%s %s: %s\n", p.red.Sprint("---"), p.bold.Sprint(o.Check.Name), o.Label())
-		fmt.Fprintf(w, "    $ %s\n", o.Check.CommandIn())
-		for _, l := range lastLines(o.Tail, failTail) {
-			fmt.Fprintf(w, "    %s\n", l)
-		}
-		if o.LogPath != "" {
-			fmt.Fprintf(w, "    full log: %s\n", o.LogPath)
+		if Failing(o) {
+			writeFailure(w, o, failTail, p)
 		}
 	}
 	if len(warnings) > 0 {
 		fmt.Fprintln(w)
 		for _, warn := range warnings {
-			fmt.Fprintf(w, "%s %s\n", p.yellow.Sprint("warning:"), warn)
+			fmt.Fprintf(w, "%s %s\n", p.yellow("warning:"), Strip(warn))
 		}
 	}
 	fmt.Fprintln(w)
 	for _, r := range v.Reasons {
 		if v.Code != verdict.ExitFailed {
-			fmt.Fprintf(w, "  %s\n", r)
+			fmt.Fprintf(w, "  %s\n", Strip(r))
 		}
 	}
 	switch v.Code {
 	case verdict.ExitVerified:
-		fmt.Fprintln(w, p.green.Sprint(v.Summary))
+		fmt.Fprintln(w, p.green(Strip(v.Summary)))
 	case verdict.ExitFailed:
 		// The failures themselves are in the summary; say what to change.
 		for _, r := range v.Reasons {
 			if verdict.IsHint(r) {
-				fmt.Fprintf(w, "  %s\n", r)
+				fmt.Fprintf(w, "  %s\n", Strip(r))
 			}
 		}
-		fmt.Fprintln(w, p.red.Sprint(v.Summary))
+		fmt.Fprintln(w, p.red(Strip(v.Summary)))
 	default:
-		fmt.Fprintln(w, p.yellow.Sprint(v.Summary))
+		fmt.Fprintln(w, p.yellow(Strip(v.Summary)))
 	}
 	return nil
 }
@@ -183,39 +159,6 @@ func Failing(o verdict.Outcome) bool {
 	return false
 }
 
-// Plan writes `vbd list`: each check, why it was chosen, and each skipped
-// candidate with the reason.
-func Plan(w io.Writer, plan detect.Plan) error {
-	t := newTable(w, "check", "kind", "dir", "command", "why")
-	for _, c := range plan.Checks {
-		why := c.Reason
-		if why == "" {
-			why = c.Source
-		} else if c.Source != "" && !strings.Contains(why, c.Source) {
-			why = c.Source + ": " + why
-		}
-		switch {
-		case c.Vacuous != "":
-			why = "proves nothing: " + c.Vacuous
-		case c.Skipped != "":
-			why = "skipped (" + c.Skipped + ")"
-		}
-		if err := t.Append([]string{c.Name, string(c.Kind), c.Dir, oneLine(c.Command(), 60), oneLine(why, 70)}); err != nil {
-			return fmt.Errorf("render plan: %w", err)
-		}
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("render plan: %w", err)
-	}
-	for _, warn := range plan.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
-	}
-	if len(plan.Checks) == 0 {
-		fmt.Fprintln(w, "no checks found: vbd would answer \"nothing verified\" (exit 2)")
-	}
-	return nil
-}
-
 func lastLines(lines []string, n int) []string {
 	if n < 0 {
 		return nil
@@ -224,14 +167,4 @@ func lastLines(lines []string, n int) []string {
 		return lines[len(lines)-n:]
 	}
 	return lines
-}
-
-// oneLine flattens s and cuts it to width runes, so one cell never wraps
-// the table.
-func oneLine(s string, width int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > width {
-		return string(r[:width-1]) + "…"
-	}
-	return s
 }

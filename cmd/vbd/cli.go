@@ -31,12 +31,16 @@ type cli struct {
 	PreCommit preCommitCmd `cmd:"" name:"pre-commit" help:"Verify what git is about to commit (the index, never the work tree), scoped to the projects it touches; run by the hook 'vbd install git' writes."`
 	Doctor    doctorCmd    `cmd:"" help:"Audit how vbd is wired into each harness, and with --prove show that the gate blocks."`
 	Last      lastCmd      `cmd:"" help:"Show the latest receipt."`
-	Version   versionCmd   `cmd:"" help:"Print vbd's version."`
+	Version   versionCmd   `cmd:"" help:"Print vbd's version, the commit it was built from and the Go version."`
+	// Init and Completion: see init.go and completion.go.
+	Init       initCmd       `cmd:"" help:"Write a commented .vbd.toml with what vbd found (the one file vbd ever writes in the work tree)."`
+	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish."`
 }
 
 // Globals are flags every command takes.
 type Globals struct {
-	Dir string `short:"C" name:"directory" placeholder:"DIR" default:"." help:"Run as if vbd was started in DIR."`
+	Dir   string `short:"C" name:"directory" placeholder:"DIR" default:"." help:"Run as if vbd was started in DIR."`
+	Color string `enum:"auto,always,never" default:"auto" placeholder:"WHEN" help:"Colour: auto (a terminal, unless NO_COLOR is set), always or never."`
 }
 
 // env carries the process's streams into commands, so tests and hook mode
@@ -67,7 +71,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				code = e.code
 				return
 			}
-			fmt.Fprintf(stderr, "vbd: internal error: %v\n%s\nThis is a bug in vbd; nothing was verified.\n", r, debug.Stack())
+			// One line for a person; the stack only when asked for.
+			if os.Getenv("VBD_DEBUG") == "1" {
+				fmt.Fprintf(stderr, "vbd: internal error: %v\n%s", r, debug.Stack())
+			}
+			fmt.Fprintf(stderr, "vbd: internal error: %v: this is a bug in vbd, nothing was verified (exit 2); rerun with VBD_DEBUG=1 for a stack trace to report\n", r)
 			code = verdict.ExitNothingVerified
 		}
 	}()
@@ -190,7 +198,8 @@ func withForce(forced <-chan struct{}, f func() int) int {
 type versionCmd struct{}
 
 func (versionCmd) Run(e env) error {
-	fmt.Fprintln(e.stdout, "vbd", version())
+	info, ok := debug.ReadBuildInfo()
+	fmt.Fprint(e.stdout, versionText(info, ok))
 	return nil
 }
 

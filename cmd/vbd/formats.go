@@ -21,7 +21,7 @@ const (
 // renderRun writes v's receipt, then reports v in format. The receipt is
 // written first because --format json prints it, id included. A receipt
 // that cannot be written is a warning, not a different verdict.
-func renderRun(e env, v *gate.Verification, format string) error {
+func renderRun(e env, v *gate.Verification, format string, g *Globals, verbose bool) error {
 	r, err := v.Save(nil)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
@@ -30,7 +30,7 @@ func renderRun(e env, v *gate.Verification, format string) error {
 	if format != formatTable && format != "" {
 		human = e.stderr
 	}
-	if err := report.Results(human, v.Outcomes, v.Verdict, v.Warnings, report.Options{Color: useColor(human)}); err != nil {
+	if err := report.Results(human, v.Outcomes, v.Verdict, v.Warnings, g.reportOptions(human, verbose)); err != nil {
 		return err
 	}
 	switch format {

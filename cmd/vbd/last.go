@@ -65,7 +65,7 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 	fmt.Fprintf(e.stdout, "receipt %s\n%s run by %s, started %s (%s ago); %s; tree %s\n\n",
 		receipt.Open(stateDir).Path(r.ID), r.Mode, callerText(r.Caller), r.Started.Local().Format("2006-01-02 15:04:05"),
 		receipt.Ago(r, time.Now()), r.Verified, tree)
-	if err := report.Results(e.stdout, r.Outcomes(), r.Verdict.Decision(), r.Warnings, report.Options{Color: useColor(e.stdout)}); err != nil {
+	if err := report.Results(e.stdout, r.Outcomes(), r.Verdict.Decision(), r.Warnings, g.reportOptions(e.stdout, false)); err != nil {
 		return err
 	}
 	return &verdict.CodeError{Code: r.Verdict.Code}

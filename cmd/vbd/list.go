@@ -20,7 +20,7 @@ func (l *listCmd) Run(g *Globals, e env) error {
 		return err
 	}
 	if !l.JSON {
-		return report.Plan(e.stdout, plan)
+		return report.PlanTo(e.stdout, plan, g.reportOptions(e.stdout, false))
 	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")

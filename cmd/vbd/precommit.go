@@ -50,7 +50,7 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
-	if err := report.Results(e.stdout, res.Outcomes, res.Verdict, res.Warnings, report.Options{Color: useColor(e.stdout)}); err != nil {
+	if err := report.Results(e.stdout, res.Outcomes, res.Verdict, res.Warnings, g.reportOptions(e.stdout, false)); err != nil {
 		return err
 	}
 	if res.ReceiptErr != nil {

@@ -24,6 +24,7 @@ type runCmd struct {
 	FailFast bool        `help:"Start no new check after the first failure."`
 	Format   string      `enum:"table,json,junit,github" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
 	NoCache  bool        `help:"Run every check even when a passing receipt matches this tree."`
+	Verbose  bool        `short:"v" help:"Show each check's full command in the table and cut nothing to fit the terminal."`
 }
 
 func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
@@ -32,14 +33,13 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 		Jobs: int(r.Jobs), FailFast: r.FailFast, NoCache: r.NoCache,
 		Caller: receipt.Caller{Kind: gate.CallerCLI}, Environ: os.Environ(),
 	}
-	if isTerminal(e.stderr) {
-		req.Progress = e.stderr
-	}
+	// Progress goes to stderr: live on a terminal, plain lines elsewhere.
+	req.Progress, req.ProgressTerm = e.stderr, g.term(e.stderr)
 	v, err := gate.Verify(ctx, req)
 	if err != nil {
 		return err
 	}
-	if err := renderRun(e, v, r.Format); err != nil {
+	if err := renderRun(e, v, r.Format, g, r.Verbose); err != nil {
 		return err
 	}
 	return &verdict.CodeError{Code: v.Verdict.Code}

@@ -1,0 +1,20 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/vbd-dev/vbd/report"
+)
+
+// term is how vbd may draw on w under this command line: a terminal gets
+// colour (unless --color or NO_COLOR says no), its width and live
+// progress; anything else gets plain text.
+func (g *Globals) term(w io.Writer) report.Term {
+	return report.DetectTerm(w, report.ColorMode(g.Color), os.Getenv)
+}
+
+// reportOptions are the rendering options for w.
+func (g *Globals) reportOptions(w io.Writer, verbose bool) report.Options {
+	return report.OptionsFor(g.term(w), verbose)
+}

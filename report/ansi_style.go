@@ -1,0 +1,123 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"golang.org/x/sys/unix"
+)
+
+// ColorMode is the --color setting.
+type ColorMode string
+
+// The --color values.
+const (
+	ColorAuto   ColorMode = "auto"
+	ColorAlways ColorMode = "always"
+	ColorNever  ColorMode = "never"
+)
+
+// Term describes the stream vbd draws on, decided once per stream from the
+// stream itself and the environment.
+type Term struct {
+	// TTY is true when the stream is a terminal: only then is progress
+	// redrawn in place.
+	TTY bool
+	// Live is true for a terminal that can redraw in place (not
+	// TERM=dumb): only then is progress drawn live.
+	Live bool
+	// Color enables ANSI colours.
+	Color bool
+	// Unicode allows ✓ ✗ … and the braille spinner; false falls back to
+	// plain ASCII, for a locale that is not UTF-8.
+	Unicode bool
+	// Width is the terminal's width in columns; zero means unlimited (a
+	// pipe, a file, CI), where nothing is cut.
+	Width int
+}
+
+// DetectTerm inspects w and the environment. Colour follows mode: auto is
+// on for a terminal only, and off whenever NO_COLOR is non-empty
+// (no-color.org); always and never override both.
+func DetectTerm(w io.Writer, mode ColorMode, getenv func(string) string) Term {
+	var t Term
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+		t.TTY = true
+		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
+			t.Width = int(ws.Col)
+		} else {
+			t.Width = 80
+		}
+	}
+	t.Live = t.TTY && getenv("TERM") != "dumb"
+	switch mode {
+	case ColorAlways:
+		t.Color = true
+	case ColorNever:
+		t.Color = false
+	default:
+		t.Color = t.TTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+	}
+	t.Unicode = UTF8Locale(getenv)
+	return t
+}
+
+// ParseColorMode checks a --color value.
+func ParseColorMode(s string) (ColorMode, error) {
+	switch m := ColorMode(s); m {
+	case "", ColorAuto:
+		return ColorAuto, nil
+	case ColorAlways, ColorNever:
+		return m, nil
+	}
+	return "", fmt.Errorf("--color must be auto, always or never, got %q", s)
+}
+
+// UTF8Locale reports whether the locale's character set is UTF-8, reading
+// LC_ALL, then LC_CTYPE, then LANG, as the C library does: the first one
+// set wins. No locale at all is the C locale, which is ASCII.
+func UTF8Locale(getenv func(string) string) bool {
+	for _, k := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := getenv(k); v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
+}
+
+// palette colours text with plain ANSI SGR codes, or leaves it alone.
+type palette struct{ on bool }
+
+func newPalette(on bool) palette { return palette{on: on} }
+
+func (p palette) wrap(code, s string) string {
+	if !p.on || s == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (p palette) red(s string) string    { return p.wrap("1;31", s) }
+func (p palette) green(s string) string  { return p.wrap("32", s) }
+func (p palette) yellow(s string) string { return p.wrap("33", s) }
+func (p palette) faint(s string) string  { return p.wrap("2", s) }
+func (p palette) bold(s string) string   { return p.wrap("1", s) }
+
+// symbols are the marks vbd draws, in Unicode or plain ASCII.
+type symbols struct {
+	pass, fail, warn, skip, ellipsis, arrow string
+	spinner                                 []string
+}
+
+func newSymbols(unicode bool) symbols {
+	if unicode {
+		return symbols{pass: "✓", fail: "✗", warn: "!", skip: "–", ellipsis: "…", arrow: "→",
+			spinner: []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}}
+	}
+	return symbols{pass: "+", fail: "x", warn: "!", skip: "-", ellipsis: "...", arrow: "->",
+		spinner: []string{"|", "/", "-", `\`}}
+}
