@@ -29,6 +29,7 @@ const (
 	ecoMake
 	ecoGo
 	ecoNPM
+	ecoUnsupported // last: projects vbd names but cannot check (unsupported.go)
 )
 
 // entry is a check under construction.
@@ -84,6 +85,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectMake()
 	d.detectGo()
 	d.detectNPM()
+	d.detectUnsupported()
 	d.sort()
 	d.configure()
 	d.markQuick()
