@@ -27,8 +27,14 @@ const (
 	ecoConfig = iota
 	ecoPreCommit
 	ecoMake
+	ecoJust    // just.go: a task runner, like make
+	ecoTask    // taskfile.go
+	ecoScripts // scriptdir.go: script/test and the like
 	ecoGo
 	ecoNPM
+	ecoRust        // rust.go
+	ecoPython      // python.go
+	ecoGolangci    // golangci.go
 	ecoUnsupported // last: projects vbd names but cannot check (unsupported.go)
 )
 
@@ -85,6 +91,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectMake()
 	d.detectGo()
 	d.detectNPM()
+	d.detectRust()
 	d.detectUnsupported()
 	d.sort()
 	d.configure()
@@ -305,7 +312,7 @@ func (d *detector) covers(w, n *entry, ref makeRef, testTarget bool) bool {
 		mf := d.makefiles[n.check.Dir]
 		return mf != nil && mf.reaches(target, n.check.Argv[1])
 	}
-	return false
+	return coversEco(n, ref, testTarget)
 }
 
 // uniqueNames keeps names unique in the rare case two projects produce the

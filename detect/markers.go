@@ -61,7 +61,6 @@ type unsupportedMarker struct {
 // check. A repository holding one is told so by name (and how to add the
 // check by hand), instead of being told that nothing was found.
 var unsupportedMarkers = []unsupportedMarker{
-	{"Cargo.toml", "a Rust (Cargo) project", "cargo test --workspace"},
 	{"pyproject.toml", "a Python project", "python3 -m pytest"},
 	{"setup.py", "a Python project", "python3 -m pytest"},
 	{"justfile", "a justfile", "just test"},
@@ -93,4 +92,4 @@ var unsupportedMarkers = []unsupportedMarker{
 }
 
 // SupportedMarkers names, for messages, the files that give vbd checks.
-const SupportedMarkers = "go.mod, package.json, a Makefile or .pre-commit-config.yaml"
+const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml or Cargo.toml"
