@@ -92,6 +92,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectGo()
 	d.detectNPM()
 	d.detectRust()
+	d.detectPython()
 	d.detectUnsupported()
 	d.sort()
 	d.configure()

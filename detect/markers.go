@@ -61,8 +61,6 @@ type unsupportedMarker struct {
 // check. A repository holding one is told so by name (and how to add the
 // check by hand), instead of being told that nothing was found.
 var unsupportedMarkers = []unsupportedMarker{
-	{"pyproject.toml", "a Python project", "python3 -m pytest"},
-	{"setup.py", "a Python project", "python3 -m pytest"},
 	{"justfile", "a justfile", "just test"},
 	{"Taskfile.yml", "a Taskfile", "task test"},
 	{"build.gradle", "a Gradle project", "./gradlew test"},
@@ -92,4 +90,4 @@ var unsupportedMarkers = []unsupportedMarker{
 }
 
 // SupportedMarkers names, for messages, the files that give vbd checks.
-const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml or Cargo.toml"
+const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"

@@ -146,7 +146,7 @@ func (d *detector) addCargo(m cargoManifest) {
 	clippy := mk("cargo clippy", KindLint, true, "Cargo.toml is "+what+"; clippy with -D warnings, since warnings alone exit 0",
 		"cargo", "clippy", "--workspace", "--all-targets", "--", "-D", "warnings")
 	if !d.onPath("cargo-clippy") {
-		clippy.Skipped = "clippy is not installed: run `rustup component add clippy`"
+		clippy.Skipped = "clippy not installed (rustup component add clippy)"
 	}
 	d.add(ecoRust, clippy)
 	fmtArgv := []string{"cargo", "fmt", "--check"}
@@ -155,7 +155,7 @@ func (d *detector) addCargo(m cargoManifest) {
 	}
 	rustfmt := mk("cargo fmt", KindLint, true, "Cargo.toml is "+what+"; --check reports unformatted files and never rewrites them", fmtArgv...)
 	if !d.onPath("cargo-fmt") {
-		rustfmt.Skipped = "rustfmt is not installed: run `rustup component add rustfmt`"
+		rustfmt.Skipped = "rustfmt not installed (rustup component add rustfmt)"
 	}
 	d.add(ecoRust, rustfmt)
 	// No --all-targets: it drops the doc-tests.

@@ -43,7 +43,7 @@ func TestDetectRust(t *testing.T) {
 			fs:     fsOf("Cargo.toml", cargoPkg),
 			git:    true,
 			opts:   Options{LookPath: noClippy},
-			checks: []want{{name: "cargo clippy", skipped: "clippy is not installed: run `rustup component add clippy`"}},
+			checks: []want{{name: "cargo clippy", skipped: "clippy not installed (rustup component add clippy)"}},
 		},
 		"cargo missing is a setup problem": {
 			fs:     fsOf("Cargo.toml", cargoPkg),
