@@ -93,6 +93,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectNPM()
 	d.detectRust()
 	d.detectPython()
+	d.detectGolangci()
 	d.detectUnsupported()
 	d.sort()
 	d.configure()

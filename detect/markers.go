@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -90,4 +91,7 @@ var unsupportedMarkers = []unsupportedMarker{
 }
 
 // SupportedMarkers names, for messages, the files that give vbd checks.
-const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"
+const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, .golangci.yml, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"
+
+// sortDirs sorts slash paths in plan order (see comparePaths).
+func sortDirs(dirs []string) { slices.SortFunc(dirs, comparePaths) }
