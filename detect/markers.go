@@ -62,8 +62,6 @@ type unsupportedMarker struct {
 // check. A repository holding one is told so by name (and how to add the
 // check by hand), instead of being told that nothing was found.
 var unsupportedMarkers = []unsupportedMarker{
-	{"justfile", "a justfile", "just test"},
-	{"Taskfile.yml", "a Taskfile", "task test"},
 	{"build.gradle", "a Gradle project", "./gradlew test"},
 	{"build.gradle.kts", "a Gradle project", "./gradlew test"},
 	{"pom.xml", "a Maven project", "mvn -B test"},
@@ -91,7 +89,7 @@ var unsupportedMarkers = []unsupportedMarker{
 }
 
 // SupportedMarkers names, for messages, the files that give vbd checks.
-const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, .golangci.yml, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"
+const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, .golangci.yml, a justfile, Taskfile.yml, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"
 
 // sortDirs sorts slash paths in plan order (see comparePaths).
 func sortDirs(dirs []string) { slices.SortFunc(dirs, comparePaths) }
