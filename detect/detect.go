@@ -91,6 +91,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectMake()
 	d.detectJust()
 	d.detectTask()
+	d.detectScripts()
 	d.detectGo()
 	d.detectNPM()
 	d.detectRust()
@@ -263,7 +264,7 @@ func (d *detector) markQuick() {
 // environment, and running both would spend the budget twice.
 func (d *detector) cover() {
 	for _, w := range d.entries {
-		if w.eco != ecoMake && w.eco != ecoJust && w.eco != ecoTask || len(w.refs) == 0 {
+		if w.eco != ecoMake && w.eco != ecoJust && w.eco != ecoTask && w.eco != ecoScripts || len(w.refs) == 0 {
 			continue
 		}
 		testTarget := w.check.Kind == KindTest

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 	"slices"
-	"strings"
 )
 
 // A task runner other than make (just, Task): its file's recipes, each
@@ -111,16 +110,8 @@ func (d *detector) addRunnerFile(eco int, f *runnerFile, installed bool, install
 			// through a wrapper (-json is not).
 			c.Env = []string{"GOFLAGS=-v"}
 		}
-		if len(refs) > 0 {
-			what := make([]string, 0, len(refs))
-			for _, ref := range refs {
-				if !slices.Contains(what, ref.what) && !strings.HasPrefix(ref.what, refMake) {
-					what = append(what, ref.what)
-				}
-			}
-			if len(what) > 0 {
-				c.Reason += "; runs " + strings.Join(what, ", ")
-			}
+		if what := refNames(refs); what != "" {
+			c.Reason += "; runs " + what
 		}
 		d.addWrapper(eco, c, refs)
 		return c
