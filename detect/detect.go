@@ -26,6 +26,7 @@ type Options struct {
 const (
 	ecoConfig = iota
 	ecoPreCommit
+	ecoLefthook // lefthook.go
 	ecoMake
 	ecoJust    // just.go: a task runner, like make
 	ecoTask    // taskfile.go
@@ -88,6 +89,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	}
 
 	d.detectPreCommit()
+	d.detectLefthook()
 	d.detectMake()
 	d.detectJust()
 	d.detectTask()

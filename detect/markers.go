@@ -42,6 +42,8 @@ var ecoMarkers = map[string]bool{
 	// just and Task.
 	"justfile": true, "Justfile": true, ".justfile": true,
 	"Taskfile.yml": true, "Taskfile.yaml": true, "taskfile.yml": true, "taskfile.yaml": true,
+	// lefthook.
+	"lefthook.yml": true, "lefthook.yaml": true, ".lefthook.yml": true, ".lefthook.yaml": true,
 	// Scripts to rule them all (script/test, scripts/check, bin/test…):
 	// the directory is checked by their detector.
 	"test": true, "cibuild": true, "check": true, "lint": true, "verify.sh": true,
@@ -84,12 +86,10 @@ var unsupportedMarkers = []unsupportedMarker{
 	{"WORKSPACE.bazel", "a Bazel workspace", "bazel test //..."},
 	{"nx.json", "an Nx workspace", "npx nx run-many -t test lint"},
 	{"turbo.json", "a Turborepo", "npx turbo run test lint"},
-	{"lefthook.yml", "a lefthook configuration", "lefthook run pre-commit --all-files"},
-	{"lefthook.yaml", "a lefthook configuration", "lefthook run pre-commit --all-files"},
 }
 
 // SupportedMarkers names, for messages, the files that give vbd checks.
-const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, .golangci.yml, a justfile, Taskfile.yml, script/test, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"
+const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, .golangci.yml, a justfile, Taskfile.yml, script/test, lefthook.yml, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"
 
 // sortDirs sorts slash paths in plan order (see comparePaths).
 func sortDirs(dirs []string) { slices.SortFunc(dirs, comparePaths) }
