@@ -89,7 +89,7 @@ var unsupportedMarkers = []unsupportedMarker{
 }
 
 // SupportedMarkers names, for messages, the files that give vbd checks.
-const SupportedMarkers = "go.mod, package.json, a Makefile, .pre-commit-config.yaml, Cargo.toml, .golangci.yml, a justfile, Taskfile.yml, script/test, lefthook.yml, a Python project (pyproject.toml, pytest.ini, setup.cfg, tox.ini, setup.py) or test_*.py files"
+const SupportedMarkers = "go.mod, package.json, Makefile, .pre-commit-config.yaml, Cargo.toml, pyproject.toml or pytest.ini or tests/test_*.py, .golangci.yml, justfile, Taskfile.yml, script/test or lefthook.yml"
 
 // sortDirs sorts slash paths in plan order (see comparePaths).
 func sortDirs(dirs []string) { slices.SortFunc(dirs, comparePaths) }
