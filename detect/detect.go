@@ -200,7 +200,7 @@ func (d *detector) configure() {
 			Source:  fmt.Sprintf("%s:%d", ConfigFile, cc.Line),
 			Reason:  "defined in " + ConfigFile,
 			Runner:  RunnerOpaque,
-		}})
+		}, refs: scanRecipe(cc.Run, dir, func(string) {})})
 	}
 	for _, e := range d.entries {
 		if names[e.check.Name] {
@@ -266,7 +266,7 @@ func (d *detector) markQuick() {
 // environment, and running both would spend the budget twice.
 func (d *detector) cover() {
 	for _, w := range d.entries {
-		if w.eco != ecoMake && w.eco != ecoJust && w.eco != ecoTask && w.eco != ecoScripts || len(w.refs) == 0 {
+		if !wrapperEco(w.eco) || len(w.refs) == 0 {
 			continue
 		}
 		testTarget := w.check.Kind == KindTest

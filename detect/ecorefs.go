@@ -32,7 +32,8 @@ func scanEco(words []string, cur string) []makeRef {
 		}
 	case "pytest", "py.test":
 		return []makeRef{{refPytest, cur}}
-	case "tox", "nox":
+	case "tox", "nox", "unittest":
+		// A Python test runner: the project's own choice over vbd's pytest.
 		return []makeRef{{refPytest, cur}}
 	case "ruff":
 		if sub == "check" || sub == "" || sub == "format" && hasArg(args, "--check") {
@@ -76,4 +77,15 @@ func coversEco(n *entry, ref makeRef, testTarget bool) bool {
 func pyLintTool(c Check) string {
 	prog, _ := cmdWords(c.Argv)
 	return prog
+}
+
+// wrapperEco reports whether an ecosystem's checks are entry points that
+// run other tools (a .vbd.toml check, make, just, Task, script/test), so
+// they cover vbd's own check of what they run.
+func wrapperEco(eco int) bool {
+	switch eco {
+	case ecoConfig, ecoMake, ecoJust, ecoTask, ecoScripts:
+		return true
+	}
+	return false
 }

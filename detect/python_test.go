@@ -90,3 +90,17 @@ func FuzzPyConfig(f *testing.F) {
 		planInvariants(t, plan)
 	})
 }
+
+func TestConfiguredCheckCoversPytest(t *testing.T) {
+	runCases(t, map[string]detectCase{
+		"a configured unittest check is the project's test entry point": {
+			fs:   fsOf("test_a.py", "import unittest\n"),
+			git:  true,
+			opts: Options{Config: &Config{Checks: []ConfigCheck{{Name: "unittest", Kind: KindTest, Run: "python3 -m unittest"}}}},
+			checks: []want{
+				{name: "unittest", argv: []string{"sh", "-c", "python3 -m unittest"}},
+				{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by unittest"},
+			},
+		},
+	})
+}
