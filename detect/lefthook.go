@@ -68,8 +68,8 @@ func (d *detector) detectLefthook() {
 				continue
 			}
 			st := traitsOf(cmds)
-			t.writer = cmp(t.writer, st.writer)
-			t.watcher = cmp(t.watcher, st.watcher)
+			t.writer = firstOf(t.writer, st.writer)
+			t.watcher = firstOf(t.watcher, st.watcher)
 			for _, words := range cmds {
 				if prog, _ := cmdWords(words); prog == "vbd" {
 					vbd = r

@@ -40,20 +40,20 @@ func parsePyproject(data []byte, cfg *pyConfig) error {
 	tool := raw.Tool
 	if p, ok := tool["pytest"].(map[string]any); ok {
 		if _, ok := p["ini_options"]; ok {
-			cfg.pytest = cmp(cfg.pytest, "pyproject.toml [tool.pytest.ini_options]")
+			cfg.pytest = firstOf(cfg.pytest, "pyproject.toml [tool.pytest.ini_options]")
 		}
 	}
 	if _, ok := tool["ruff"]; ok {
-		cfg.ruff = cmp(cfg.ruff, "pyproject.toml [tool.ruff]")
+		cfg.ruff = firstOf(cfg.ruff, "pyproject.toml [tool.ruff]")
 	}
 	if m, ok := tool["mypy"].(map[string]any); ok {
-		cfg.mypy = cmp(cfg.mypy, "pyproject.toml [tool.mypy]")
+		cfg.mypy = firstOf(cfg.mypy, "pyproject.toml [tool.mypy]")
 		if _, ok := m["files"]; ok {
 			cfg.mypyFiles = true
 		}
 	}
 	if _, ok := tool["pyright"]; ok {
-		cfg.pyright = cmp(cfg.pyright, "pyproject.toml [tool.pyright]")
+		cfg.pyright = firstOf(cfg.pyright, "pyproject.toml [tool.pyright]")
 	}
 	return nil
 }
@@ -91,25 +91,25 @@ func readINI(name string, data []byte, cfg *pyConfig) {
 	switch name {
 	case "pytest.ini":
 		if s["pytest"] != nil || s["tool:pytest"] != nil {
-			cfg.pytest = cmp(cfg.pytest, "pytest.ini")
+			cfg.pytest = firstOf(cfg.pytest, "pytest.ini")
 		} else {
 			// pytest uses a pytest.ini even without a [pytest] section.
-			cfg.pytest = cmp(cfg.pytest, "pytest.ini (no [pytest] section)")
+			cfg.pytest = firstOf(cfg.pytest, "pytest.ini (no [pytest] section)")
 		}
 	case "tox.ini":
 		if s["pytest"] != nil {
-			cfg.pytest = cmp(cfg.pytest, "tox.ini [pytest]")
+			cfg.pytest = firstOf(cfg.pytest, "tox.ini [pytest]")
 		}
 	case "setup.cfg":
 		if s["tool:pytest"] != nil {
-			cfg.pytest = cmp(cfg.pytest, "setup.cfg [tool:pytest]")
+			cfg.pytest = firstOf(cfg.pytest, "setup.cfg [tool:pytest]")
 		}
 		if m := s["mypy"]; m != nil {
-			cfg.mypy = cmp(cfg.mypy, "setup.cfg [mypy]")
+			cfg.mypy = firstOf(cfg.mypy, "setup.cfg [mypy]")
 			cfg.mypyFiles = cfg.mypyFiles || m["files"]
 		}
 	case "mypy.ini", ".mypy.ini":
-		cfg.mypy = cmp(cfg.mypy, name)
+		cfg.mypy = firstOf(cfg.mypy, name)
 		cfg.mypyFiles = cfg.mypyFiles || s["mypy"]["files"]
 	}
 }

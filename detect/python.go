@@ -84,15 +84,15 @@ func (d *detector) addPython(roots map[string]bool, dir string) {
 		readINI(name, data, &cfg)
 	}
 	if d.tree.has(dir, "conftest.py") {
-		cfg.pytest = cmp(cfg.pytest, "conftest.py")
+		cfg.pytest = firstOf(cfg.pytest, "conftest.py")
 	}
 	for _, name := range []string{"ruff.toml", ".ruff.toml"} {
 		if d.tree.has(dir, name) {
-			cfg.ruff = cmp(cfg.ruff, name)
+			cfg.ruff = firstOf(cfg.ruff, name)
 		}
 	}
 	if d.tree.has(dir, "pyrightconfig.json") {
-		cfg.pyright = cmp(cfg.pyright, "pyrightconfig.json")
+		cfg.pyright = firstOf(cfg.pyright, "pyrightconfig.json")
 	}
 	tests := d.pyTestDirs(roots, dir)
 	if src == "" {

@@ -86,8 +86,8 @@ func (d *detector) addRunnerFile(eco int, f *runnerFile, installed bool, install
 			for _, line := range rr.body {
 				lines = append(lines, line)
 				st := traitsOf(recipeCommands(line))
-				t.writer = cmp(t.writer, st.writer)
-				t.watcher = cmp(t.watcher, st.watcher)
+				t.writer = firstOf(t.writer, st.writer)
+				t.watcher = firstOf(t.watcher, st.watcher)
 				t.install = t.install || st.install
 				refs = append(refs, scanRecipe(line, f.dir, func(string) {})...)
 			}
