@@ -21,6 +21,10 @@ E2EFLAGS  ?= $(TESTFLAGS) -parallel 4 -run '^TestScript$$'
 # the repository.
 GOLANGCI_VERSION ?= v2.15.0
 GOLANGCI         := $(GOBIN)/golangci-lint
+# golangci's unused counts every exported name as used; deadcode (from
+# x/tools) finds exported functions nothing reaches from main or a test.
+DEADCODE_VERSION ?= v0.52.0
+DEADCODE         := $(GOBIN)/deadcode
 
 .PHONY: all build test test-unit test-e2e lint lint-tool bench install deps clean
 
@@ -48,15 +52,22 @@ test-e2e: build
 
 lint: lint-tool
 	$(GOLANGCI) run $(PKGS)
+	@out=$$($(DEADCODE) -test $(PKGS)); \
+	if [ -n "$$out" ]; then echo "deadcode: unreachable from main and tests:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# lint-tool installs the pinned golangci-lint unless that version is there.
+# lint-tool installs the pinned golangci-lint and deadcode unless those
+# versions are there (go version -m reads the version a binary was built at).
 lint-tool:
-	@if ! "$(GOLANGCI)" version 2>/dev/null | grep -q "version $(GOLANGCI_VERSION:v%=%) "; then \
+	@if ! $(GO) version -m "$(GOLANGCI)" 2>/dev/null | grep -q "mod.*golangci-lint/v2.*$(GOLANGCI_VERSION)"; then \
 		echo "installing golangci-lint $(GOLANGCI_VERSION) into $(GOBIN)"; \
 		$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION); \
+	fi
+	@if ! $(GO) version -m "$(DEADCODE)" 2>/dev/null | grep -q "mod.*golang.org/x/tools.*$(DEADCODE_VERSION)"; then \
+		echo "installing deadcode $(DEADCODE_VERSION) into $(GOBIN)"; \
+		$(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION); \
 	fi
 
 # bench measures vbd beside the references issue 15 names and writes
