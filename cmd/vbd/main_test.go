@@ -43,6 +43,8 @@ func TestScript(t *testing.T) {
 func scriptParams(t *testing.T, dir string) testscript.Params {
 	vbd := vbdBinary(t)
 	raced := builtWithRace(vbd)
+	// Once for all scripts: `go env` costs a process per script otherwise.
+	goenv := goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT")
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
@@ -50,7 +52,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", filepath.Dir(vbd)+string(filepath.ListSeparator)+env.Getenv("PATH"))
-			return setupScriptEnv(env)
+			return setupScriptEnv(env, goenv)
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond != "race" {
@@ -215,8 +217,8 @@ func cmdHWMLess(ts *testscript.TestScript, neg bool, args []string) {
 
 // setupScriptEnv gives each script a hermetic environment that still
 // reuses the machine's Go caches, so fixtures build offline and fast.
-func setupScriptEnv(env *testscript.Env) error {
-	for _, kv := range goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT") {
+func setupScriptEnv(env *testscript.Env, goenv [][2]string) error {
+	for _, kv := range goenv {
 		env.Setenv(kv[0], kv[1])
 	}
 	// HOME sits beside the work dir, not in it, so a fixture repo's
