@@ -164,8 +164,11 @@ command -v npm >/dev/null 2>&1 && nonpm="npm could not install it (see the npm e
 # ---- (a) a check printing BYTES ---------------------------------------------
 a=$work/a
 mkdir -p "$a"
+# A budget far above the default 10 minutes: on a loaded machine the
+# check must not be cut (a cut run would be timed as if it were a result).
 cat >"$a/.vbd.toml" <<EOF
 reuse = false
+budget = "2h"
 
 [[check]]
 name = "loud"
@@ -176,18 +179,20 @@ label a_vbd "vbd, one check printing $bytes bytes"
 label a_file "the same pipeline to a file"
 
 # ---- (b) six waiting checks -------------------------------------------------
+# Each tool gets a repository of its own: vbd would otherwise find the
+# other tools' configs and run pre-commit as one more check.
 b=$work/b
-mkdir -p "$b"
+mkdir -p "$b/vbd" "$b/lefthook" "$b/precommit" "$b/seq"
 {
 	echo "reuse = false"
 	for s in 0.5 1 1.5 2 2.5 3; do printf '\n[[check]]\nname = "sleep-%s"\nrun = "sleep %s"\n' "$s" "$s"; done
-} >"$b/.vbd.toml"
+} >"$b/vbd/.vbd.toml"
 {
 	echo "pre-commit:"
 	echo "  parallel: true"
 	echo "  commands:"
 	for s in 0.5 1 1.5 2 2.5 3; do printf '    sleep-%s:\n      run: sleep %s\n' "$s" "$s"; done
-} >"$b/lefthook.yml"
+} >"$b/lefthook/lefthook.yml"
 {
 	echo "repos:"
 	echo "  - repo: local"
@@ -195,9 +200,9 @@ mkdir -p "$b"
 	for s in 0.5 1 1.5 2 2.5 3; do
 		printf '      - id: sleep-%s\n        name: sleep %s\n        entry: sleep %s\n        language: system\n        pass_filenames: false\n        always_run: true\n' "$s" "$s" "$s"
 	done
-} >"$b/.pre-commit-config.yaml"
-printf 'sleep 0.5\nsleep 1\nsleep 1.5\nsleep 2\nsleep 2.5\nsleep 3\n' >"$b/sequential.sh"
-gitrepo "$b"
+} >"$b/precommit/.pre-commit-config.yaml"
+printf 'sleep 0.5\nsleep 1\nsleep 1.5\nsleep 2\nsleep 2.5\nsleep 3\n' >"$b/seq/sequential.sh"
+for r in vbd lefthook precommit seq; do gitrepo "$b/$r"; done
 label b_vbd "vbd, default --jobs ($(nproc 2>/dev/null || echo '?') CPUs)"
 label b_lefthook "lefthook $lefthook_version, parallel: true"
 label b_prek "prek $prek_version"
@@ -248,11 +253,11 @@ while [ $i -lt "$runs" ]; do
 	timed a_file "$a" sh -c "yes | head -c $bytes >'$work/a.out'"
 	rm -f "$work/a.out"
 
-	timed b_vbd "$b" "$vbd"
-	[ -f "$times/b_lefthook.skipped" ] || timed b_lefthook "$b" "$lefthook" run pre-commit --no-auto-install
-	[ -f "$times/b_prek.skipped" ] || timed b_prek "$b" "$prek" run --all-files
-	[ -f "$times/b_precommit.skipped" ] || timed b_precommit "$b" "$precommit" run --all-files
-	timed b_seq "$b" sh sequential.sh
+	timed b_vbd "$b/vbd" "$vbd"
+	[ -f "$times/b_lefthook.skipped" ] || timed b_lefthook "$b/lefthook" "$lefthook" run pre-commit --no-auto-install
+	[ -f "$times/b_prek.skipped" ] || timed b_prek "$b/precommit" "$prek" run --all-files
+	[ -f "$times/b_precommit.skipped" ] || timed b_precommit "$b/precommit" "$precommit" run --all-files
+	timed b_seq "$b/seq" sh sequential.sh
 
 	gnu=$gnutime
 	gnutime="" # its own fork would blur a few milliseconds
