@@ -129,7 +129,7 @@ func LoadConfig(fsys fs.FS) (*Config, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ConfigFile, err)
+		return nil, fmt.Errorf("cannot read %s: %w; make it readable, or move it aside to use detection alone", ConfigFile, err)
 	}
 	return parseConfig(fsys, data)
 }

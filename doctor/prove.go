@@ -31,7 +31,7 @@ func prove(ctx context.Context, repo state.Repo, hooks []Hook, w io.Writer) (tim
 	for range 2 {
 		tmp, err := os.MkdirTemp("", "vbd-doctor-*")
 		if err != nil {
-			return 0, false, fmt.Errorf("create a temp dir: %w", err)
+			return 0, false, fmt.Errorf("cannot create a temp dir for --prove: %w; point TMPDIR at a writable dir, then run vbd doctor --prove again", err)
 		}
 		defer os.RemoveAll(tmp)
 		tmps = append(tmps, tmp)
