@@ -78,7 +78,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		"unknown top-level key": {
 			file: "budget = \"1m\"\n\nbudgte = \"5m\"\n",
 			key:  "budgte", line: 3,
-			msg: `.vbd.toml:3: unknown key "budgte" (known keys: budget, jobs, disable, reuse, reuse_max_age, max_state_size, check)`,
+			msg: `.vbd.toml:3: unknown key "budgte" (known keys: budget, jobs, disable, reuse, reuse_max_age, max_state_size, ratchet, check)`,
 		},
 		"unknown key in [[check]]": {
 			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ncommand = \"y\"\n",
