@@ -100,6 +100,9 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 		}
 		o.decision = Decision{Block: true, Reason: reason}
 	}
+	if locErr == nil && run.Verdict.Code != verdict.ExitFailed {
+		g.ratchet(root, st, run, &o)
+	}
 	return o
 }
 
