@@ -2,6 +2,7 @@ package gate
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -319,4 +320,30 @@ func ratchetWarn(v *Verification) {
 	if w := v.Ratchet.Warning(v.Request.now()); w != "" {
 		v.Warnings = append(v.Warnings, w)
 	}
+}
+
+// LastVerifiedOf returns the newest verified receipt of mode of dir's work
+// tree as it is now, without running anything: the tree is fingerprinted
+// as a run would record it (plan, .vbd.toml, tool versions). nil when
+// there is none. The harness calls it at a session's start, whose own
+// baseline fingerprint is of the tree alone.
+func LastVerifiedOf(ctx context.Context, dir, stateDir string, quick bool) (*receipt.Receipt, error) {
+	mode := receipt.ModeOf(quick)
+	verified := func(r *receipt.Receipt) bool { return r.Mode == mode && Verified(r) && r.Fingerprint != "" }
+	// Most sessions start where nothing was verified: skip the fingerprint.
+	if any, err := FindReceipt(stateDir, true, verified); err != nil || any == nil {
+		return nil, err
+	}
+	repo, cfg, plan, err := LoadPlan(dir, quick)
+	if err != nil {
+		return nil, err
+	}
+	v := &Verification{Repo: repo, Config: cfg, Plan: plan}
+	stamp := takeStamp(ctx, Request{Dir: dir, Quick: quick}, v)
+	if stamp.Fingerprint == "" {
+		return nil, nil
+	}
+	return FindReceipt(stateDir, true, func(r *receipt.Receipt) bool {
+		return verified(r) && r.Fingerprint == stamp.Fingerprint
+	})
 }

@@ -1,9 +1,8 @@
 package harness
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -29,11 +28,8 @@ func (g *gate) ratchetBaseline(st Store) *receipt.Receipt {
 		return nil
 	}
 	mode := receipt.ModeOf(g.opts.Quick)
-	if tree, ok := st.Baseline(in); ok {
-		r, err := vbdgate.FindReceipt(st.Dir, true, func(r *receipt.Receipt) bool {
-			return r.Fingerprint == tree && r.Mode == mode && vbdgate.Verified(r)
-		})
-		if err == nil && r != nil {
+	if id := st.ratchetRecord(in).Baseline; id != "" {
+		if r, err := receipt.Open(st.Dir).Load(id); err == nil && r.Mode == mode {
 			return r
 		}
 	}
@@ -45,6 +41,33 @@ func (g *gate) ratchetBaseline(st Store) *receipt.Receipt {
 		return nil
 	}
 	return r
+}
+
+// ratchetStart records, at a session's start, the last verified receipt
+// of the tree the session starts on: the session's baseline for the
+// ratchet. A receipt's fingerprint covers the plan, .vbd.toml and tool
+// versions besides the tree, so the tree is fingerprinted again as a run
+// would, unless a receipt already matches the baseline's own fingerprint.
+func (g *gate) ratchetStart(ctx context.Context, root string, st Store, tree string) {
+	mode := receipt.ModeOf(g.opts.Quick)
+	r, err := vbdgate.FindReceipt(st.Dir, true, func(r *receipt.Receipt) bool {
+		return r.Fingerprint == tree && r.Mode == mode && vbdgate.Verified(r)
+	})
+	if err == nil && r == nil && g.env.Fingerprint == nil {
+		r, err = vbdgate.LastVerifiedOf(ctx, root, st.Dir, g.opts.Quick)
+	}
+	if err != nil {
+		g.note("no ratchet baseline recorded: %v", firstLine(err.Error()))
+		return
+	}
+	if r == nil {
+		return
+	}
+	rec := st.ratchetRecord(g.in)
+	rec.Baseline = r.ID
+	if err := st.setRatchetRecord(g.in, rec); err != nil {
+		g.note("no ratchet baseline recorded: %v", err)
+	}
 }
 
 // ratchetMode is .vbd.toml's ratchet, block by default in hook mode.
@@ -109,29 +132,32 @@ func RatchetLost(r *vbdgate.Ratchet) string {
 type ratchetRecord struct {
 	Harness string `json:"harness"`
 	Session string `json:"session"`
+	// Baseline is the id of the receipt the session's runs are compared
+	// with: the last verified receipt of the tree it started on.
+	Baseline string `json:"baseline,omitempty"`
 	// Told is the key of the losses the agent was blocked with.
-	Told string `json:"told"`
+	Told string `json:"told,omitempty"`
+}
+
+func (s Store) ratchetRecord(in Input) ratchetRecord {
+	var r ratchetRecord
+	_ = readJSON(s.path("ratchet", sessionKey(in)), &r)
+	return r
+}
+
+func (s Store) setRatchetRecord(in Input, r ratchetRecord) error {
+	r.Harness, r.Session = string(in.Harness), in.Session
+	return writeJSON(s.path("ratchet", sessionKey(in)), r)
 }
 
 // RatchetTold returns the key of the losses the session's agent was last
 // blocked with; empty when none.
-func (s Store) RatchetTold(in Input) string {
-	var r ratchetRecord
-	if err := readJSON(s.path("ratchet", sessionKey(in)), &r); err != nil {
-		return ""
-	}
-	return r.Told
-}
+func (s Store) RatchetTold(in Input) string { return s.ratchetRecord(in).Told }
 
 // SetRatchetTold records that the session's agent was blocked with the
 // losses of key.
 func (s Store) SetRatchetTold(in Input, key string) error {
-	p := s.path("ratchet", sessionKey(in))
-	if key == "" {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("reset the ratchet record: %w", err)
-		}
-		return nil
-	}
-	return writeJSON(p, ratchetRecord{Harness: string(in.Harness), Session: in.Session, Told: key})
+	r := s.ratchetRecord(in)
+	r.Told = key
+	return s.setRatchetRecord(in, r)
 }
