@@ -184,3 +184,25 @@ func TestShortTestName(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSkippedIn: a log is a check's untrusted output. Whatever it holds,
+// only lost tests are ever marked skipped, and reading never fails.
+func FuzzSkippedIn(f *testing.F) {
+	f.Add([]byte("--- SKIP: TestA (0.00s)\n"), "m.TestA")
+	f.Add([]byte(`{"Action":"output","Output":"--- SKIP: TestA (0.00s)\n"}`), "m.TestA")
+	f.Add([]byte("ok 1 - parses # SKIP later\nnot ok 2 - x\n"), "parses")
+	f.Add([]byte("test a::b ... ignored\n"), "a::b")
+	f.Add([]byte("--- SKIP: TestAB (0.00s)\n"), "m.TestA")
+	f.Fuzz(func(t *testing.T, log []byte, name string) {
+		p := filepath.Join(t.TempDir(), "log")
+		if err := os.WriteFile(p, log, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lost := []LostTest{{Check: "c", Name: name, Now: NowGone}}
+		for n := range skippedIn(p, lost) {
+			if n != name {
+				t.Fatalf("marked %q skipped, which was not lost", n)
+			}
+		}
+	})
+}
