@@ -131,6 +131,8 @@ type Verification struct {
 	// Interrupted is true when vbd was stopped (a signal) before every
 	// check finished.
 	Interrupted bool
+	// Ratchet compares the run with the last verified receipt (ratchet.go).
+	Ratchet *Ratchet
 }
 
 // Elapsed is the verification's wall-clock time.
@@ -269,6 +271,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 		v.Verdict.Reasons = append(v.Verdict.Reasons, "vbd was interrupted before every check finished")
 	}
 	v.Budget, v.Warnings = budget, warnings
+	ratchetWarn(v)
 	return nil
 }
 
