@@ -250,7 +250,7 @@ func (p *Progress) plainLine(e runner.Event) string {
 func (p *Progress) judge(e runner.Event) (word string, ok bool, detail string) {
 	if p.opts.Outcome != nil {
 		if o := p.opts.Outcome(e.Index); o != nil {
-			detail = flat(o.Detail)
+			detail = flat(withNotes(o.Detail, *o))
 			switch o.Status {
 			case verdict.Pass:
 				return "passed", true, detail
@@ -262,6 +262,8 @@ func (p *Progress) judge(e runner.Event) (word string, ok bool, detail string) {
 				return "interrupted", false, detail
 			case verdict.Error:
 				return "could not run", false, detail
+			case verdict.Setup:
+				return "is not set up", false, detail
 			case verdict.Skipped, verdict.NotRun:
 				return string(o.Status), true, detail
 			}
