@@ -260,10 +260,8 @@ func (p *Progress) judge(e runner.Event) (word string, ok bool, detail string) {
 				return "timed out", false, detail
 			case verdict.Interrupted:
 				return "interrupted", false, detail
-			case verdict.Error:
+			case verdict.Error, verdict.Setup:
 				return "could not run", false, detail
-			case verdict.Setup:
-				return "is not set up", false, detail
 			case verdict.Skipped, verdict.NotRun:
 				return string(o.Status), true, detail
 			}
