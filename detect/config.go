@@ -129,7 +129,7 @@ func LoadConfig(fsys fs.FS) (*Config, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ConfigFile, err)
+		return nil, fmt.Errorf("cannot read %s: %w; make it readable, or move it aside to use detection alone", ConfigFile, err)
 	}
 	return parseConfig(fsys, data)
 }
@@ -336,12 +336,16 @@ func decodeProblem(err error) error {
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		first := &strict.Errors[0]
 		line, _ := first.Position()
-		key := strings.Join(first.Key(), ".")
-		known, where := topKeys, ""
-		if len(first.Key()) > 1 && first.Key()[0] == "check" {
-			known, where = checkKeys, " in [[check]]"
+		path := first.Key()
+		key := strings.Join(path, ".")
+		known, where, shown := topKeys, "", key
+		if len(path) > 1 && path[0] == "check" {
+			known, where, shown = checkKeys, " in [[check]]", path[len(path)-1]
 		}
-		msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", key, where, strings.Join(known, ", "))
+		msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", shown, where, strings.Join(known, ", "))
+		if s := Suggest(path[len(path)-1], known); s != "" {
+			msg = fmt.Sprintf("unknown key %q%s (did you mean %q?)", shown, where, s)
+		}
 		if n := len(strict.Errors) - 1; n > 0 {
 			msg += fmt.Sprintf(" (and %d more unknown key(s))", n)
 		}
