@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -148,6 +149,30 @@ type Check struct {
 	Log        string    `json:"log,omitempty"`
 	Tail       []string  `json:"tail,omitempty"`
 	PipeHeld   bool      `json:"pipe_held,omitempty"`
+	// LogNote says the log is incomplete and why ("log incomplete: no
+	// space left on device").
+	LogNote string `json:"log_note,omitempty"`
+	// Escaped lists the processes the check left running; vbd killed them.
+	Escaped []Proc `json:"escaped,omitempty"`
+	// EscapeNote is set where such processes cannot be tracked.
+	EscapeNote string `json:"escape_note,omitempty"`
+	// Setup is detect's finding that the check's dependencies are not
+	// installed, with the command that installs them.
+	Setup string `json:"setup,omitempty"`
+	// Error is why vbd could not read what marks the check.
+	Error string `json:"error,omitempty"`
+}
+
+// Proc is a process a check left running.
+type Proc struct {
+	PID int    `json:"pid"`
+	Cmd string `json:"cmd"`
+}
+
+// Failure is one failed test and its own output lines, failure line first.
+type Failure struct {
+	Name  string   `json:"name"`
+	Lines []string `json:"lines,omitempty"`
 }
 
 // Evidence is what a check's output showed it verified.
@@ -163,6 +188,13 @@ type Evidence struct {
 	// PassedNames are the passing tests' names where the runner gives
 	// them, for the evidence ratchet (gate/ratchet.go).
 	PassedNames []string `json:"passed_names,omitempty"`
+	// Failures are the failed tests' own lines (at most 10 × 30).
+	Failures []Failure `json:"failures,omitempty"`
+	// Cached is true when go test took every package result from its cache.
+	Cached bool `json:"cached,omitempty"`
+	// Setup says the check failed because dependencies or tools are not
+	// installed, and the command that fixes it.
+	Setup string `json:"setup,omitempty"`
 }
 
 // Verdict is the answer vbd gave.
@@ -190,6 +222,12 @@ type Hook struct {
 	// Blocks is vbd's count of consecutive blocks for the session after
 	// this answer: 0 after an allow, including one the cap forced.
 	Blocks int `json:"consecutive_blocks"`
+	// UnchangedTree is true when the tree was as the session started, so
+	// no checks ran unless the agent claimed completion.
+	UnchangedTree bool `json:"unchanged_tree,omitempty"`
+	// Claim is the words of the agent's final message that claimed the
+	// work done or passing, which made vbd verify an unchanged tree.
+	Claim string `json:"claim,omitempty"`
 }
 
 // ReusedFrom names the earlier receipt whose pass a reused run rests on.
@@ -249,13 +287,21 @@ func CheckOf(o verdict.Outcome) Check {
 		Name: o.Check.Name, Kind: string(o.Check.Kind), Command: o.Check.Command(), Dir: o.Check.Dir,
 		Source: o.Check.Source, Status: string(o.Status), Reason: string(o.Reason), Detail: o.Detail,
 		ExitCode: o.ExitCode, Signal: o.Signal, Started: o.Started, DurationNS: int64(o.Duration), Log: o.LogPath,
-		Tail: boundTail(o.Tail), PipeHeld: o.PipeHeld,
+		Tail: boundTail(o.Tail), PipeHeld: o.PipeHeld, LogNote: o.LogNote, EscapeNote: o.EscapeNote,
+		Setup: o.Check.Setup, Error: o.Check.Error,
+	}
+	for _, p := range o.Escaped {
+		c.Escaped = append(c.Escaped, Proc{PID: p.PID, Cmd: p.Cmd})
 	}
 	if e := o.Evidence; e != nil {
 		c.Evidence = &Evidence{
 			Runner: e.Runner, Counted: e.Counted, Passed: e.Passed, Failed: e.Failed,
 			Skipped: e.Skipped, Total: e.Total, Vacuous: e.Vacuous, NotConfigured: e.NotConfigured,
 			PassedNames: e.PassedNames,
+			Cached:      e.Cached, Setup: e.Setup,
+		}
+		for _, f := range e.Failures {
+			c.Evidence.Failures = append(c.Evidence.Failures, Failure{Name: f.Name, Lines: boundLines(f.Lines)})
 		}
 	}
 	return c
@@ -268,17 +314,24 @@ func (c Check) Outcome() verdict.Outcome {
 		Check: detect.Check{
 			Name: c.Name, Kind: detect.Kind(c.Kind), Dir: c.Dir, Source: c.Source,
 			// Shell makes Command() return the recorded command line.
-			Shell: c.Command,
+			Shell: c.Command, Setup: c.Setup, Error: c.Error,
 		},
 		Status: verdict.Status(c.Status), Reason: verdict.Reason(c.Reason), Detail: c.Detail, ExitCode: c.ExitCode, Signal: c.Signal,
 		Started: c.Started, Duration: time.Duration(c.DurationNS), Tail: c.Tail, LogPath: c.Log,
-		PipeHeld: c.PipeHeld,
+		PipeHeld: c.PipeHeld, LogNote: c.LogNote, EscapeNote: c.EscapeNote,
+	}
+	for _, p := range c.Escaped {
+		o.Escaped = append(o.Escaped, runner.Proc{PID: p.PID, Cmd: p.Cmd})
 	}
 	if e := c.Evidence; e != nil {
 		o.Evidence = &verdict.Evidence{
 			Runner: e.Runner, Counted: e.Counted, Passed: e.Passed, Failed: e.Failed,
 			Skipped: e.Skipped, Total: e.Total, Vacuous: e.Vacuous, NotConfigured: e.NotConfigured,
 			PassedNames: e.PassedNames,
+			Cached:      e.Cached, Setup: e.Setup,
+		}
+		for _, f := range e.Failures {
+			o.Evidence.Failures = append(o.Evidence.Failures, verdict.Failure{Name: f.Name, Lines: f.Lines})
 		}
 	}
 	return o
@@ -356,6 +409,15 @@ func ago(d time.Duration) string {
 
 // Ago is how long before now a receipt's run started, as people say it.
 func Ago(r *Receipt, now time.Time) string { return ago(now.Sub(r.Started)) }
+
+// boundLines cuts each line to MaxLineBytes as boundTail does, keeping
+// every line (the scanner already bounded their number).
+func boundLines(lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	return boundTail(lines[max(len(lines)-MaxTailLines, 0):])
+}
 
 // boundTail keeps the last MaxTailLines lines, each cut to MaxLineBytes on a
 // rune boundary, so that a chatty check cannot bloat every receipt.

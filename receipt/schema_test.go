@@ -7,8 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/verdict"
 )
 
 // schemaPath is the JSON Schema docs/receipt.md describes.
@@ -51,6 +56,8 @@ func TestSchemaAcceptsReceipts(t *testing.T) {
 	sch := compileSchema(t)
 	full := sample(strings.Repeat("a", 64), 1, Full)
 	full.ID = NewID(t0)
+	full.Checks = append(full.Checks, CheckOf(richOutcome()))
+	full.Hook.UnchangedTree, full.Hook.Claim = true, "the tests pass"
 	reused := sample(strings.Repeat("b", 64), 0, Quick)
 	reused.ID = NewID(t0)
 	reused.Hook, reused.Warnings = nil, nil
@@ -100,6 +107,9 @@ func TestSchemaRejects(t *testing.T) {
 		},
 		"uncounted block": func(m map[string]any) {
 			m["hook"].(map[string]any)["consecutive_blocks"] = 0
+		},
+		"setup without its reason": func(m map[string]any) {
+			m["checks"].([]any)[0].(map[string]any)["status"] = "setup"
 		},
 		"long tail": func(m map[string]any) {
 			tail := make([]any, 41)
@@ -178,4 +188,44 @@ func validateFiles(tb testing.TB, sch *jsonschema.Schema, dir string) []*Receipt
 		out = append(out, r)
 	}
 	return out
+}
+
+// richOutcome sets every optional field an outcome carries into a receipt.
+func richOutcome() verdict.Outcome {
+	exit := 127
+	return verdict.Outcome{
+		Check: detect.Check{Name: "npm run lint", Kind: detect.KindLint, Dir: ".", Source: "package.json", Shell: "npm run lint",
+			Setup: "dependencies are not installed (no node_modules): run `npm ci`", Error: "cannot read x/package.json: permission denied"},
+		Status: verdict.Setup, Reason: verdict.ReasonSetup, Detail: "dependencies are not installed: run `npm ci`", ExitCode: &exit,
+		Started: t0, Duration: time.Second, Tail: []string{"sh: 1: eslint: not found"}, LogPath: "/l.log",
+		Evidence: &verdict.Evidence{Runner: "go test", Counted: true, Passed: 1, Failed: 1, Total: 2, Cached: true,
+			Setup:    "dependencies are not installed: run `npm ci`",
+			Failures: []verdict.Failure{{Name: "pkg.TestX", Lines: []string{"--- FAIL: TestX (0.00s)", "    x_test.go:9: got 1"}}}},
+		LogNote: "log incomplete: no space left on device", Escaped: []runner.Proc{{PID: 7, Cmd: "sleep 8882"}},
+		EscapeNote: "processes that leave a check's process group cannot be tracked on this system",
+	}
+}
+
+// TestCheckRoundTrip: what a receipt keeps of an outcome comes back out,
+// so `vbd last` renders a stored run as the live one was.
+func TestCheckRoundTrip(t *testing.T) {
+	want := richOutcome()
+	data, err := json.Marshal(CheckOf(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Check
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	got := c.Outcome()
+	if got.Status != want.Status || got.Reason != want.Reason || got.LogNote != want.LogNote || got.EscapeNote != want.EscapeNote ||
+		got.Check.Setup != want.Check.Setup || got.Check.Error != want.Check.Error ||
+		verdict.EscapedText(got.Escaped) != "left 1 process running: sleep 8882 (killed)" {
+		t.Errorf("round trip lost fields:\n%+v", got)
+	}
+	if e := got.Evidence; e == nil || !e.Cached || e.Setup != want.Evidence.Setup || len(e.Failures) != 1 ||
+		e.Failures[0].Name != "pkg.TestX" || len(e.Failures[0].Lines) != 2 {
+		t.Errorf("evidence lost fields: %+v", got.Evidence)
+	}
 }

@@ -14,6 +14,9 @@ import (
 // the error, few enough for the annotation panel.
 const githubTail = 10
 
+// githubTestLines bounds the failing tests' own lines in an annotation.
+const githubTestLines = 30
+
 // GitHub writes GitHub Actions workflow commands: an ::error for each check
 // that counts against the verdict, a ::warning for each that proved
 // nothing, and one line for the verdict itself (::notice when verified,
@@ -25,13 +28,17 @@ func GitHub(w, summary io.Writer, r *receipt.Receipt) error {
 	for _, c := range r.Checks {
 		title := "vbd: " + c.Name + ": " + statusLabel(c)
 		switch verdict.Status(c.Status) {
-		case verdict.Fail, verdict.Timeout, verdict.NotRun, verdict.Error, verdict.Interrupted:
+		case verdict.Fail, verdict.Timeout, verdict.NotRun, verdict.Error, verdict.Interrupted, verdict.Setup:
+			o := c.Outcome()
 			msg := "$ " + c.Command
+			if tests := StripLines(failingTestLines(o)); len(tests) > 0 {
+				msg += "\n" + strings.Join(tests[:min(len(tests), githubTestLines)], "\n")
+			}
 			if tail := StripLines(lastLines(c.Tail, githubTail)); len(tail) > 0 {
 				msg += "\n" + strings.Join(tail, "\n")
 			}
-			if c.Log != "" {
-				msg += "\nfull log: " + c.Log
+			if l := logLine(o); l != "" {
+				msg += "\n" + l
 			}
 			workflowCommand(&b, "error", title, msg)
 		case verdict.Vacuous:
@@ -125,18 +132,21 @@ func StepSummary(r *receipt.Receipt) string {
 }
 
 // stepFailingTests lists the failing tests of the failing checks, one
-// markdown bullet per check.
-//
-// LEAD: wire-up point for issue 10 §5. Once the receipt's Evidence carries
-// Failures []Failure{Name string; Lines []string}, return for each check
-// with failures:
-//
-//	"- **" + cell(c.Name) + "**: " + strings.Join(each "`"+cell(f.Name)+"`", ", ")
-//
-// Until then the counts in the evidence column say how many failed.
+// markdown bullet per check that names any.
 func stepFailingTests(failing []receipt.Check) []string {
-	_ = failing
-	return nil
+	var out []string
+	for _, c := range failing {
+		names := FailingTestNames(c.Outcome())
+		if len(names) == 0 {
+			continue
+		}
+		quoted := make([]string, 0, len(names))
+		for _, n := range names {
+			quoted = append(quoted, "`"+cell(n)+"`")
+		}
+		out = append(out, "- **"+cell(c.Name)+"**: "+strings.Join(quoted, ", "))
+	}
+	return out
 }
 
 // evidenceText is what a check's output proved, or why it did not: its

@@ -34,7 +34,20 @@ const (
 	warningsMax     = 500
 	outputLinesMax  = 30
 	outputLineWidth = 300
+	failingNamesMax = 600
 )
+
+// hookFailingNames lists the failing tests of the failing checks, each
+// check's after its name when more than one check names tests.
+func hookFailingNames(failing []verdict.Outcome) string {
+	var parts []string
+	for _, o := range failing {
+		if names := FailingTestNames(o); len(names) > 0 {
+			parts = append(parts, strings.Join(names, ", ")+" ("+o.Check.Name+")")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
 
 // hookAnchor marks the lines of a failed check's output that say what failed:
 // go test's "--- FAIL", jest's "●", assertion and panic messages, TAP's
@@ -56,6 +69,10 @@ func HookReason(outcomes []verdict.Outcome, v verdict.Verdict, warnings []string
 		if Failing(o) {
 			failing = append(failing, o)
 		}
+	}
+	// The agent reads from the top: the failing tests' names come first.
+	if names := hookFailingNames(failing); names != "" {
+		b.WriteString(hookClip("Failing tests: "+names, failingNamesMax) + "\n")
 	}
 	if len(failing) > 0 {
 		b.WriteString("\nFailing checks (reproduce from the repository root):\n")
@@ -103,12 +120,37 @@ func hookFailing(failing []verdict.Outcome) string {
 			break
 		}
 		var c strings.Builder
-		fmt.Fprintf(&c, "\n--- %s: %s\n$ %s\n", o.Check.Name, o.Label(), hookClip(o.Check.CommandIn(), 300))
-		for _, l := range hookPickLines(o.Tail, per-utf8.RuneCountInString(c.String())-len(o.LogPath)-30) {
+		label := o.Label()
+		if notes := withNotes("", o); notes != "" {
+			label += "; " + notes
+		}
+		fmt.Fprintf(&c, "\n--- %s: %s\n$ %s\n", o.Check.Name, label, hookClip(o.Check.CommandIn(), 300))
+		log := logLine(o)
+		budget := per - utf8.RuneCountInString(c.String()) - len(log) - 30
+		tail := o.Tail
+		if tests := failingTestLines(o); len(tests) > 0 {
+			// The failing tests' own lines first, then a few last lines.
+			used := 0
+			for i, l := range tests {
+				l = hookClip(l, outputLineWidth)
+				if used+len(l)+5 > budget*2/3 && i > 0 {
+					fmt.Fprintf(&c, "    … (%d more lines of failing tests)\n", len(tests)-i)
+					break
+				}
+				used += len(l) + 5
+				c.WriteString("    " + l + "\n")
+			}
+			budget -= used
+			tail = lastLines(tail, failuresTail)
+			if len(tail) > 0 {
+				c.WriteString("    last lines:\n")
+			}
+		}
+		for _, l := range hookPickLines(tail, budget) {
 			c.WriteString("    " + l + "\n")
 		}
-		if o.LogPath != "" {
-			fmt.Fprintf(&c, "    (full log: %s)\n", o.LogPath)
+		if log != "" {
+			fmt.Fprintf(&c, "    (%s)\n", log)
 		}
 		b.WriteString(hookClip(c.String(), per))
 	}

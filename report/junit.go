@@ -94,7 +94,7 @@ func JUnit(w io.Writer, r *receipt.Receipt) error {
 		case verdict.Fail, verdict.Timeout, verdict.NotRun:
 			tc.Failure = &junitMessage{Message: label, Type: c.Status, Body: body}
 			suite.Failures++
-		case verdict.Error, verdict.Interrupted:
+		case verdict.Error, verdict.Interrupted, verdict.Setup:
 			tc.Error = &junitMessage{Message: label, Type: c.Status, Body: body}
 			suite.Errors++
 		case verdict.Skipped, verdict.Vacuous:
@@ -129,11 +129,15 @@ func junitBody(c receipt.Check) string {
 		cmd = "cd " + detect.ShellQuote(c.Dir) + " && " + cmd
 	}
 	b.WriteString("$ " + cmd + "\n")
+	o := c.Outcome()
+	for _, l := range failingTestLines(o) {
+		b.WriteString(l + "\n")
+	}
 	for _, l := range c.Tail {
 		b.WriteString(l + "\n")
 	}
-	if c.Log != "" {
-		b.WriteString("full log: " + c.Log + "\n")
+	if l := logLine(o); l != "" {
+		b.WriteString(l + "\n")
 	}
 	return b.String()
 }

@@ -9,13 +9,35 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/runner"
 )
 
-// PlanJSON shapes a plan for `vbd list --json`: the same document a
-// receipt records as its plan, so the two never drift apart. A check known
-// to prove nothing is listed as skipped with that reason, since it will not
-// run.
-func PlanJSON(p detect.Plan) receipt.Plan { return receipt.PlanOf(p) }
+// ListDoc is `vbd list --json`: the plan exactly as a receipt records it,
+// so the two never drift apart, and the environment policy.
+type ListDoc struct {
+	receipt.Plan
+	// Env is every change vbd makes to the environment checks inherit.
+	Env []EnvRule `json:"env"`
+}
+
+// EnvRule is one entry of the environment policy: runner.EnvRule with its
+// wire names.
+type EnvRule struct {
+	Name   string `json:"name"`
+	Action string `json:"action"`
+	Value  string `json:"value,omitempty"`
+	Why    string `json:"why"`
+}
+
+// PlanJSON shapes a plan for `vbd list --json`. A check known to prove
+// nothing is listed as skipped with that reason, since it will not run.
+func PlanJSON(p detect.Plan) ListDoc {
+	doc := ListDoc{Plan: receipt.PlanOf(p)}
+	for _, r := range runner.EnvPolicy() {
+		doc.Env = append(doc.Env, EnvRule{Name: r.Name, Action: r.Action, Value: r.Value, Why: r.Why})
+	}
+	return doc
+}
 
 // Plan writes `vbd list` for a pipe: nothing cut, nothing wrapped.
 func Plan(w io.Writer, plan detect.Plan) error { return PlanTo(w, plan, Options{}) }
@@ -86,6 +108,9 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 	for _, warn := range plan.Warnings {
 		b.WriteString(wrapAfter(p.yellow("warning:")+" ", Strip(warn), opts.Width))
 	}
+	if len(plan.Checks) > 0 {
+		writeEnvPolicy(&b, p, opts.Width)
+	}
 	_, err := io.WriteString(w, b.String())
 	if err != nil {
 		return fmt.Errorf("render plan: %w", err)
@@ -106,8 +131,34 @@ func chosenWhy(c detect.Check) string {
 	return "why: " + why
 }
 
+// writeEnvPolicy says what checks see: the variables vbd sets and
+// filters, with why, and the ones it clears, named (`vbd list --json`
+// gives each one's reason); nothing else differs from vbd's own
+// environment.
+func writeEnvPolicy(b *strings.Builder, p palette, width int) {
+	fmt.Fprintf(b, "\n%s\n", p.bold("What checks see: vbd's own environment, except"))
+	var cleared []string
+	for _, r := range runner.EnvPolicy() {
+		switch {
+		case r.Action == "cleared":
+			cleared = append(cleared, r.Name)
+		case r.Value != "":
+			b.WriteString(wrapAfter("  ", r.Action+" "+r.Name+"="+r.Value+": "+r.Why, width))
+		default:
+			b.WriteString(wrapAfter("  ", r.Action+" "+r.Name+": "+r.Why, width))
+		}
+	}
+	if len(cleared) > 0 {
+		b.WriteString(wrapAfter("  ", "cleared, since they could hide tests or change what runs: "+strings.Join(cleared, ", "), width))
+	}
+}
+
 // notChosenWhy is why a candidate will not run.
 func notChosenWhy(c detect.Check) string {
+	if c.Error != "" {
+		// vbd could not read what marks the check: the run fails on it.
+		return "error: " + flat(c.Error)
+	}
 	if c.Vacuous != "" {
 		return "why not: proves nothing: " + flat(c.Vacuous)
 	}

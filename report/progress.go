@@ -250,7 +250,7 @@ func (p *Progress) plainLine(e runner.Event) string {
 func (p *Progress) judge(e runner.Event) (word string, ok bool, detail string) {
 	if p.opts.Outcome != nil {
 		if o := p.opts.Outcome(e.Index); o != nil {
-			detail = flat(o.Detail)
+			detail = flat(withNotes(o.Detail, *o))
 			switch o.Status {
 			case verdict.Pass:
 				return "passed", true, detail
@@ -260,7 +260,7 @@ func (p *Progress) judge(e runner.Event) (word string, ok bool, detail string) {
 				return "timed out", false, detail
 			case verdict.Interrupted:
 				return "interrupted", false, detail
-			case verdict.Error:
+			case verdict.Error, verdict.Setup:
 				return "could not run", false, detail
 			case verdict.Skipped, verdict.NotRun:
 				return string(o.Status), true, detail

@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -42,7 +43,7 @@ func (p palette) status(s verdict.Status, text string) string {
 	switch s {
 	case verdict.Pass:
 		return p.green(text)
-	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted, verdict.NotRun:
+	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted, verdict.NotRun, verdict.Setup:
 		return p.red(text)
 	case verdict.Vacuous:
 		return p.yellow(text)
@@ -71,6 +72,21 @@ func detailText(o verdict.Outcome) string {
 	if ev := o.Evidence; o.Status == verdict.Fail && ev != nil && ev.Counted && ev.Total > 0 {
 		// The exit code alone hides how much failed.
 		detail += fmt.Sprintf("; %d failed, %d passed of %d", ev.Failed, ev.Passed, ev.Total)
+	}
+	return withNotes(detail, o)
+}
+
+// withNotes appends the runner's notes on o (processes it left behind) to
+// a detail, in every mode, unless the detail already says them.
+func withNotes(detail string, o verdict.Outcome) string {
+	for _, n := range o.Notes() {
+		if strings.Contains(detail, n) {
+			continue
+		}
+		if detail != "" {
+			detail += "; "
+		}
+		detail += n
 	}
 	return detail
 }
@@ -153,7 +169,7 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 // Failing reports whether an outcome is one whose output the user must see.
 func Failing(o verdict.Outcome) bool {
 	switch o.Status {
-	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted:
+	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted, verdict.Setup:
 		return true
 	}
 	return false

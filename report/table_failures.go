@@ -32,29 +32,48 @@ func writeFailure(w io.Writer, o verdict.Outcome, tail int, p palette) {
 	for _, l := range lastLines(o.Tail, tail) {
 		fmt.Fprintf(w, "    %s\n", Strip(l))
 	}
-	if o.LogPath != "" {
-		fmt.Fprintf(w, "    full log: %s\n", o.LogPath)
+	if l := logLine(o); l != "" {
+		fmt.Fprintf(w, "    %s\n", l)
 	}
 }
 
 // failingTestLines returns the failing tests' own lines for o, each test's
-// name line and then its output (--- FAIL and the assertion under it, a
-// TAP "not ok", a jest ● block), which go before the tail.
-//
-// LEAD: wire-up point for issue 10 §5. Once verdict.Evidence carries
-// Failures []Failure{Name string; Lines []string}, replace the body with:
-//
-//	if o.Evidence == nil {
-//		return nil
-//	}
-//	var out []string
-//	for _, f := range o.Evidence.Failures {
-//		out = append(out, f.Lines...)
-//	}
-//	return out
-//
-// and, in github.go, stepFailures the same way.
+// failure line and then its output (--- FAIL and the assertion under it, a
+// TAP "not ok", a jest ● block), which go before the tail: a 40-line tail
+// of a long run often holds only passing lines.
 func failingTestLines(o verdict.Outcome) []string {
-	_ = o
-	return nil
+	if o.Evidence == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range o.Evidence.Failures {
+		out = append(out, f.Lines...)
+	}
+	return out
+}
+
+// FailingTestNames names the failing tests of o, in the order reported.
+func FailingTestNames(o verdict.Outcome) []string {
+	if o.Evidence == nil {
+		return nil
+	}
+	names := make([]string, 0, len(o.Evidence.Failures))
+	for _, f := range o.Evidence.Failures {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// logLine says where the full log is, or, when writing it failed, that it
+// is incomplete and why: "" when there is neither.
+func logLine(o verdict.Outcome) string {
+	switch {
+	case o.LogNote != "" && o.LogPath != "":
+		return o.LogNote + ": " + o.LogPath
+	case o.LogNote != "":
+		return o.LogNote
+	case o.LogPath != "":
+		return "full log: " + o.LogPath
+	}
+	return ""
 }

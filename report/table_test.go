@@ -2,11 +2,14 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/verdict"
@@ -148,7 +151,7 @@ web/ (web/package.json)
       why not: proves nothing: npm-init placeholder script
 
 warning: tools/go.mod is a separate module
-`
+` + envSection()
 	if got != want {
 		t.Errorf("plan:\n%s\nwant:\n%s", got, want)
 	}
@@ -181,7 +184,7 @@ func TestPlanWrapsOnlyOnATerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range strings.Split(term.String(), "\n") {
-		if len(l) > 60 {
+		if runewidth.StringWidth(l) > 60 {
 			t.Errorf("line wider than the terminal: %q", l)
 		}
 	}
@@ -239,5 +242,50 @@ func TestResultsStripEscapes(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// envSection is the plan's closing section on the environment, as
+// TestPlanSaysWhatChecksSee pins it down.
+func envSection() string {
+	var b strings.Builder
+	writeEnvPolicy(&b, newPalette(false), 0)
+	return b.String()
+}
+
+// `vbd list` says exactly what vbd changes in a check's environment: CI is
+// set, NO_COLOR and TERM are not touched, and the cleared ones are named.
+func TestPlanSaysWhatChecksSee(t *testing.T) {
+	got := envSection()
+	for _, want := range []string{"What checks see", "set CI=true: stops watch modes", "filtered GOFLAGS:", "cleared, since", "MAKEFLAGS", "NODE_OPTIONS", "FORCE_COLOR"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("env section lacks %q:\n%s", want, got)
+		}
+	}
+	for _, never := range []string{"NO_COLOR", "TERM="} {
+		if strings.Contains(got, never) {
+			t.Errorf("env section names %q, which vbd leaves alone:\n%s", never, got)
+		}
+	}
+	doc := PlanJSON(detect.Plan{})
+	if len(doc.Env) == 0 || doc.Env[0].Name != "CI" || doc.Env[0].Value != "true" {
+		t.Errorf("list --json env: %+v", doc.Env)
+	}
+	data, err := json.Marshal(doc)
+	if err != nil || !strings.Contains(string(data), `"checks":[]`) || !strings.Contains(string(data), `"env":[{"name":"CI","action":"set","value":"true"`) {
+		t.Errorf("list --json: %s (%v)", data, err)
+	}
+}
+
+// A check vbd could not read says so in the list, as an error.
+func TestPlanShowsAnUnreadableMarker(t *testing.T) {
+	plan := detect.Plan{Checks: []detect.Check{{Name: "npm test (secret)", Kind: detect.KindTest, Argv: []string{"npm", "test"}, Dir: "secret",
+		Source: "secret/package.json", Error: "cannot read secret/package.json: permission denied", Skipped: "error: cannot read secret/package.json: permission denied"}}}
+	var b bytes.Buffer
+	if err := Plan(&b, plan); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "      error: cannot read secret/package.json: permission denied\n") {
+		t.Errorf("plan:\n%s", b.String())
 	}
 }

@@ -93,15 +93,16 @@ func (w *setupWatch) line(l []byte) {
 func (w *setupWatch) result() string {
 	switch w.kind {
 	case "node":
-		fix := w.known
-		if fix == "" {
-			cmd := w.fix
-			if cmd == "" {
-				cmd = "npm ci"
-			}
-			fix = "dependencies are not installed: run `" + cmd + "`"
+		// One sentence whatever found it: the install command (detect's,
+		// else the package manager's) and what was missing.
+		cmd := installIn(w.known)
+		if cmd == "" {
+			cmd = w.fix
 		}
-		return fix + " (" + w.what + ")"
+		if cmd == "" {
+			cmd = "npm ci"
+		}
+		return "dependencies are not installed: run `" + cmd + "` (" + w.what + ")"
 	case "go":
 		return "Go modules could not be downloaded: run `" + detect.InstallCommand("go") + "` with network access (" + w.what + ")"
 	case "python":
@@ -110,6 +111,20 @@ func (w *setupWatch) result() string {
 	// Detect saw the dependencies missing, and the check failed without a
 	// single test result: the failure is the missing install.
 	return w.known
+}
+
+// installIn is the command quoted in detect's setup finding ("… run
+// `pnpm install --frozen-lockfile`"), or "".
+func installIn(known string) string {
+	_, after, ok := strings.Cut(known, "run `")
+	if !ok {
+		return ""
+	}
+	cmd, _, ok := strings.Cut(after, "`")
+	if !ok {
+		return ""
+	}
+	return cmd
 }
 
 // netFailure reports whether a line ends like a failed network call, as

@@ -31,6 +31,10 @@ const (
 	NotRun      Status = "not run"
 	Vacuous     Status = "vacuous"
 	Interrupted Status = "interrupted"
+	// Setup: the check could not run the code because the project is not
+	// set up (dependencies not installed). It fails the run, since nothing
+	// was verified, but its detail is the one command that fixes it.
+	Setup Status = "setup"
 )
 
 // Failing reports whether the status counts against the run: the verdict
@@ -39,7 +43,7 @@ func (s Status) Failing() bool { return s.failing() }
 
 func (s Status) failing() bool {
 	switch s {
-	case Fail, Timeout, Error, Interrupted:
+	case Fail, Timeout, Error, Interrupted, Setup:
 		return true
 	}
 	return false
@@ -125,6 +129,53 @@ type Outcome struct {
 	LogPath  string
 	// PipeHeld notes a leftover process that held the output open.
 	PipeHeld bool
+	// LogNote, when set, says the log is incomplete and why ("log
+	// incomplete: no space left on device"); it replaces "full log".
+	LogNote string
+	// Escaped lists the processes the check left running when it ended;
+	// vbd killed every one. EscapedText words them for the row.
+	Escaped []runner.Proc
+	// EscapeNote is set where escaped processes cannot be tracked (every
+	// system but Linux): an empty Escaped then proves nothing.
+	EscapeNote string
+}
+
+// EscapedText is the row's note on processes a check left behind: "left 1
+// process running: sleep 8882 (killed)", or "" when there were none.
+func EscapedText(procs []runner.Proc) string {
+	if len(procs) == 0 {
+		return ""
+	}
+	cmds := make([]string, 0, min(len(procs), 3))
+	for _, p := range procs[:min(len(procs), 3)] {
+		cmd := p.Cmd
+		if cmd == "" {
+			cmd = fmt.Sprintf("pid %d", p.PID)
+		}
+		cmds = append(cmds, cmd)
+	}
+	list := strings.Join(cmds, ", ")
+	if len(procs) > 3 {
+		list += fmt.Sprintf(" and %d more", len(procs)-3)
+	}
+	if len(procs) == 1 {
+		return "left 1 process running: " + list + " (killed)"
+	}
+	return fmt.Sprintf("left %d processes running: %s (killed)", len(procs), list)
+}
+
+// Notes are what the row adds after its detail, in every mode: the
+// processes the check left behind, and, when a leftover held its output
+// open where escapees cannot be tracked, that they cannot be.
+func (o Outcome) Notes() []string {
+	var notes []string
+	if s := EscapedText(o.Escaped); s != "" {
+		notes = append(notes, s)
+	}
+	if o.EscapeNote != "" && o.PipeHeld && len(o.Escaped) == 0 {
+		notes = append(notes, o.EscapeNote)
+	}
+	return notes
 }
 
 // Label is the status as the table shows it: "skipped (quick)", "vacuous (no test files)".
@@ -155,10 +206,21 @@ func skipReason(c detect.Check) Reason {
 // Judge turns a check's process result into its outcome, reading the
 // evidence its scanner gathered.
 func Judge(c detect.Check, r runner.Result) Outcome {
+	o := judge(c, r)
+	o.LogNote, o.Escaped, o.EscapeNote = r.LogNote(), r.Escaped, r.EscapeNote
+	return o
+}
+
+func judge(c detect.Check, r runner.Result) Outcome {
 	o := Outcome{Check: c, Started: r.Started, Duration: r.Duration, Tail: r.Tail, LogPath: r.LogPath, Signal: r.Signal, PipeHeld: r.PipeHeld}
 	switch r.Status {
 	case runner.StartFailed:
 		o.Status, o.Detail = Error, errString(r.Err)
+		if c.Setup != "" {
+			// The check's tool is a dependency that is not installed
+			// (./node_modules/.bin/eslint): the fix is the install.
+			o.Status, o.Detail, o.Reason = Setup, c.Setup, ReasonSetup
+		}
 		return o
 	case runner.NotRunCut:
 		o.Status = NotRun
@@ -200,6 +262,13 @@ func Judge(c detect.Check, r runner.Result) Outcome {
 	switch {
 	case r.Signal != "":
 		o.Status, o.Detail = Fail, "killed by "+r.Signal
+	case code != 0 && ev.Setup != "":
+		// The code was never reached: dependencies or tools are missing.
+		o.Status, o.Detail, o.Reason = Setup, ev.Setup, ReasonSetup
+	case code != 0 && o.Evidence == nil && c.Setup != "":
+		// No scanner read the output, but detect saw the dependencies
+		// missing: that is the likeliest cause, and its fix is known.
+		o.Status, o.Detail, o.Reason = Setup, c.Setup, ReasonSetup
 	case code == exitNotFound && missingTool(r.Tail) != "":
 		// A shell (a .vbd.toml check, the pre-commit pipeline) could not
 		// find the tool: the check never started, like a missing binary.
@@ -261,6 +330,10 @@ func countDetail(ev Evidence) string {
 	if ev.Skipped > 0 {
 		s += fmt.Sprintf(", %d skipped", ev.Skipped)
 	}
+	if ev.Cached {
+		// Go's cache is trusted as go trusts it, but the row says so.
+		s += " (cached)"
+	}
 	return s
 }
 
@@ -289,161 +362,4 @@ func Round(d time.Duration) string {
 		d = d.Round(time.Second)
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
-}
-
-// Verdict is the answer to "is this verified?".
-type Verdict struct {
-	Code int
-	// Word is "verified", "failed" or "nothing verified".
-	Word string
-	// Summary is one line: "verified: 3 passed, 1 skipped (quick) in 12.4s".
-	Summary string
-	// Reasons explain a non-pass, one line per check that caused it.
-	Reasons []string
-}
-
-// Words for the three verdicts.
-const (
-	WordVerified        = "verified"
-	WordFailed          = "failed"
-	WordNothingVerified = "nothing verified"
-)
-
-// Hints a failed verdict's reasons end with, telling the user what to change.
-const (
-	HintBudget  = "the budget ran out: raise --budget (or `budget` in .vbd.toml), or use --quick"
-	HintTimeout = "a check hit its time limit: raise --timeout (or `timeout` in its [[check]] in .vbd.toml), or find why it hangs in its log"
-)
-
-// IsHint reports whether a reason is one of the hints above.
-func IsHint(reason string) bool { return reason == HintBudget || reason == HintTimeout }
-
-// Decide computes the verdict of a run from its outcomes, in plan order.
-func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
-	var (
-		failing, vacuous []string
-		budgetCut        bool
-		limitHit         bool
-		passed           int
-		passedNames      []string
-		tests, testsPass int
-		byLabel          = map[string]int{}
-		labelOrder       []string
-	)
-	for _, o := range outcomes {
-		label := string(o.Status)
-		switch o.Status {
-		case Skipped, NotRun:
-			label = o.Label()
-			if o.Reason == ReasonCoveredBy {
-				label = "skipped (covered)" // the table names what covers each
-			}
-		case Pass:
-			label = "passed"
-		case Fail:
-			label = "failed"
-		}
-		if byLabel[label] == 0 {
-			labelOrder = append(labelOrder, label)
-		}
-		byLabel[label]++
-		if o.Check.Kind == detect.KindTest && (o.Status == Pass || o.Status == Vacuous) {
-			tests++
-			if o.Status == Pass {
-				testsPass++
-			}
-		}
-		switch {
-		case o.Status == Pass:
-			passed++
-			passedNames = append(passedNames, o.Check.Name)
-		case o.Status.failing():
-			failing = append(failing, fmt.Sprintf("%s (%s)", o.Check.Name, o.Detail))
-			switch o.Reason {
-			case ReasonBudget:
-				budgetCut = true
-			case ReasonCheckLimit:
-				limitHit = true
-			}
-		case o.Status == NotRun:
-			failing = append(failing, fmt.Sprintf("%s (not run: %s)", o.Check.Name, o.Detail))
-			budgetCut = budgetCut || o.Reason == ReasonBudget
-		case o.Status == Vacuous:
-			vacuous = append(vacuous, fmt.Sprintf("%s: %s", o.Check.Name, o.Detail))
-		}
-	}
-	counts := make([]string, 0, len(labelOrder))
-	for _, l := range labelOrder {
-		counts = append(counts, fmt.Sprintf("%d %s", byLabel[l], l))
-	}
-	tally := strings.Join(counts, ", ")
-	v := Verdict{}
-	switch {
-	case len(failing) > 0:
-		v.Code, v.Word = ExitFailed, WordFailed
-		v.Summary = "FAILED: " + strings.Join(failing, ", ")
-		v.Reasons = failing
-		if limitHit {
-			v.Reasons = append(v.Reasons, HintTimeout)
-		}
-		if budgetCut {
-			v.Reasons = append(v.Reasons, HintBudget)
-		}
-	case passed > 0 && tests > 0 && testsPass == 0:
-		// Tests were due and none proved anything: a lint, vet or build
-		// pass shows the code compiles and is tidy, not that it works, and
-		// skipping or deleting tests is how a red suite turns green.
-		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
-		v.Summary = fmt.Sprintf("NOTHING VERIFIED: %s (%s passed, but no test proved anything). This is not a pass.",
-			strings.Join(vacuous, "; "), nameSome(passedNames, 3))
-		for _, r := range vacuous {
-			v.Reasons = append(v.Reasons, "proved nothing: "+r)
-		}
-		v.Reasons = append(v.Reasons, fmt.Sprintf("%s passed, but a lint, vet or build pass does not show that the code works", nameSome(passedNames, 3)))
-		v.Reasons = append(v.Reasons, noTestsHint(outcomes))
-	case passed > 0:
-		v.Code, v.Word = ExitVerified, WordVerified
-		v.Summary = fmt.Sprintf("verified: %s in %s", tally, Round(elapsed))
-		for _, r := range vacuous {
-			v.Reasons = append(v.Reasons, "proved nothing (not counted): "+r)
-		}
-	case len(outcomes) == 0:
-		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
-		v.Summary = "NOTHING VERIFIED: no checks found. This is not a pass."
-		v.Reasons = []string{"vbd found no project file it can check (" + detect.SupportedMarkers + ") with a check; add one, or a [[check]] in .vbd.toml"}
-	default:
-		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
-		if len(vacuous) > 0 {
-			v.Summary = "NOTHING VERIFIED: " + strings.Join(vacuous, "; ") + ". This is not a pass."
-		} else {
-			v.Summary = "NOTHING VERIFIED: " + tally + ". This is not a pass."
-		}
-		for _, r := range vacuous {
-			v.Reasons = append(v.Reasons, "proved nothing: "+r)
-		}
-		if len(vacuous) == 0 {
-			v.Reasons = append(v.Reasons, "no check ran: "+tally)
-		}
-	}
-	return v
-}
-
-// nameSome joins up to n names and counts the rest.
-func nameSome(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
-}
-
-// noTestsHint tells a user whose repository truly has no tests how to say
-// so, naming the vacuous test checks.
-func noTestsHint(outcomes []Outcome) string {
-	var quoted []string
-	for _, o := range outcomes {
-		if o.Check.Kind == detect.KindTest && o.Status == Vacuous {
-			quoted = append(quoted, fmt.Sprintf("%q", o.Check.Name))
-		}
-	}
-	return fmt.Sprintf("if this repository truly has no tests, say so once with disable = [%s] in .vbd.toml, and vbd verifies on the rest", strings.Join(quoted, ", "))
 }

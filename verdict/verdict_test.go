@@ -19,6 +19,7 @@ func (s stubScanner) Evidence(int) Evidence { return s.ev }
 func TestJudge(t *testing.T) {
 	test := detect.Check{Name: "unit", Kind: detect.KindTest}
 	lint := detect.Check{Name: "lint", Kind: detect.KindLint}
+	npmLint := detect.Check{Name: "npm run lint", Kind: detect.KindLint, Setup: "dependencies are not installed (no node_modules): run `npm ci`"}
 	exited := func(code int, ev *Evidence, tail ...string) runner.Result {
 		r := runner.Result{Status: runner.Exited, ExitCode: code, Tail: tail}
 		if ev != nil {
@@ -41,7 +42,7 @@ func TestJudge(t *testing.T) {
 		"killed by its own limit":                      {test, runner.Result{Status: runner.TimedOut, Cause: runner.ErrTaskTimeout, Duration: 5 * time.Second, Limit: 2 * time.Second}, Timeout, "check limit 2.0s"},
 		"killed by the budget":                         {test, runner.Result{Status: runner.TimedOut, Cause: runner.ErrBudget, Duration: 3 * time.Second}, Timeout, "cut by budget after 3.0s"},
 		"killed because vbd was interrupted":           {test, runner.Result{Status: runner.Interrupted, Cause: runner.ErrInterrupted}, Interrupted, "vbd was interrupted"},
-		"killed by a signal":                           {test, runner.Result{Status: runner.Exited, ExitCode: -1, Signal: "killed"}, Fail, "killed by killed"},
+		"killed by a signal":                           {test, runner.Result{Status: runner.Exited, ExitCode: -1, Signal: "SIGKILL"}, Fail, "killed by SIGKILL"},
 		"non-zero exit fails":                          {test, exited(1, nil), Fail, "exit 1"},
 		"non-zero exit meaning nothing is configured is vacuous": {test,
 			exited(5, &Evidence{NotConfigured: "no tests collected"}), Vacuous, "no tests collected"},
@@ -60,8 +61,21 @@ func TestJudge(t *testing.T) {
 		"bash: tool not found": {test, exited(127, nil, "bash: line 1: cargo: command not found"), Error, "cargo: command not found; install cargo…"},
 		"xargs: tool not found": {lint, exited(127, &Evidence{}, "xargs: pre-commit: No such file or directory"),
 			Error, `pre-commit: command not found; install pre-commit, or disable the check with disable = ["lint"] in .vbd.toml`},
-		"exit 127 without a not-found message is a failure":  {test, exited(127, &Evidence{}, "tests failed"), Fail, "exit 127"},
-		"a not-found message with another exit is a failure": {test, exited(2, &Evidence{}, "make: gotestsum: No such file or directory", "make: *** [Makefile:2: test] Error 127"), Fail, "exit 2"},
+		"exit 127 without a not-found message is a failure": {test, exited(127, &Evidence{}, "tests failed"), Fail, "exit 127"},
+		"a failure the scanner saw as missing dependencies is setup": {lint,
+			exited(127, &Evidence{Setup: "dependencies are not installed: run `npm ci` (eslint: not found)"}, "sh: 1: eslint: not found"),
+			Setup, "dependencies are not installed: run `npm ci` (eslint: not found)"},
+		"setup wins over the scanner's missing-tool error": {lint,
+			exited(127, &Evidence{Setup: "dependencies are not installed: run `pnpm install --frozen-lockfile`"}, "sh: 1: eslint: not found"),
+			Setup, "dependencies are not installed: run `pnpm install --frozen-lockfile`"},
+		"a failure without a scanner of a check detect saw uninstalled is setup": {npmLint,
+			exited(1, nil, "boom"), Setup, "dependencies are not installed (no node_modules): run `npm ci`"},
+		"a start failure of a check detect saw uninstalled is setup": {npmLint,
+			runner.Result{Status: runner.StartFailed, Err: errors.New("./node_modules/.bin/eslint: no such file")}, Setup, "dependencies are not installed (no node_modules): run `npm ci`"},
+		"a pass of a check detect saw uninstalled is still a pass": {npmLint, exited(0, &Evidence{}), Pass, ""},
+		"setup evidence on exit 0 is ignored":                      {test, exited(0, &Evidence{Counted: true, Passed: 2, Total: 2, Setup: "x"}), Pass, "2 passed"},
+		"a cached go test says so":                                 {test, exited(0, &Evidence{Counted: true, Passed: 12, Total: 12, Cached: true}), Pass, "12 passed (cached)"},
+		"a not-found message with another exit is a failure":       {test, exited(2, &Evidence{}, "make: gotestsum: No such file or directory", "make: *** [Makefile:2: test] Error 127"), Fail, "exit 2"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			o := Judge(c.check, c.result)
@@ -100,6 +114,9 @@ func TestDecide(t *testing.T) {
 			"FAILED: slow (cut by budget after 1.0s), never (not run: budget)", []string{"slow", "never", HintBudget}},
 		"both hints": {[]Outcome{because(out("hang", Timeout, "check limit 1.0s"), ReasonCheckLimit), because(out("never", NotRun, "budget"), ReasonBudget)}, ExitFailed,
 			"FAILED:", []string{HintTimeout, HintBudget}},
+		"a setup row fails, never vacuous": {[]Outcome{pass, because(out("npm run lint", Setup, "dependencies are not installed: run `npm ci`"), ReasonSetup)}, ExitFailed,
+			"FAILED: npm run lint (dependencies are not installed: run `npm ci`)", nil},
+		"setup alone fails":        {[]Outcome{out("npm test", Setup, "run `npm ci`")}, ExitFailed, "FAILED: npm test", nil},
 		"an interrupted run fails": {[]Outcome{pass, out("long", Interrupted, "vbd was interrupted")}, ExitFailed, "FAILED: long", nil},
 		"only vacuous checks verify nothing, and say which and why": {[]Outcome{out("go test", Vacuous, "no test files"), out("go build", Skipped, "quick")}, ExitNothingVerified,
 			"NOTHING VERIFIED: go test: no test files. This is not a pass.", []string{"proved nothing: go test: no test files"}},
@@ -148,5 +165,35 @@ func TestExitCodeOf(t *testing.T) {
 	}
 	if c := (&UsageError{Err: errors.New("x")}).ExitCode(); c != ExitNothingVerified {
 		t.Errorf("UsageError.ExitCode() = %d, want 2 (kong's default 80 must not leak)", c)
+	}
+}
+
+func TestJudgeKeepsRunnerNotes(t *testing.T) {
+	r := runner.Result{Status: runner.Exited, ExitCode: 0, LogErr: errors.New("write: disk full"),
+		Escaped: []runner.Proc{{PID: 42, Cmd: "sleep 8882"}}}
+	o := Judge(detect.Check{Name: "x", Kind: detect.KindLint}, r)
+	if o.Status != Pass || o.LogNote != "log incomplete: write: disk full" {
+		t.Errorf("got %s, log note %q", o.Status, o.LogNote)
+	}
+	if got := o.Notes(); len(got) != 1 || got[0] != "left 1 process running: sleep 8882 (killed)" {
+		t.Errorf("notes %q", got)
+	}
+}
+
+func TestNotes(t *testing.T) {
+	procs := []runner.Proc{{PID: 1, Cmd: "a"}, {PID: 2}, {PID: 3, Cmd: "c"}, {PID: 4, Cmd: "d"}}
+	for name, c := range map[string]struct {
+		o    Outcome
+		want string
+	}{
+		"none":                      {Outcome{}, ""},
+		"two":                       {Outcome{Escaped: procs[:2]}, "left 2 processes running: a, pid 2 (killed)"},
+		"many are counted":          {Outcome{Escaped: procs}, "left 4 processes running: a, pid 2, c and 1 more (killed)"},
+		"untrackable, pipe held":    {Outcome{PipeHeld: true, EscapeNote: "cannot be tracked"}, "cannot be tracked"},
+		"untrackable, nothing seen": {Outcome{EscapeNote: "cannot be tracked"}, ""},
+	} {
+		if got := strings.Join(c.o.Notes(), "; "); got != c.want {
+			t.Errorf("%s: got %q, want %q", name, got, c.want)
+		}
 	}
 }

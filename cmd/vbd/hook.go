@@ -227,7 +227,8 @@ func hookVerify(ctx context.Context, r harness.Request) (*harness.Run, error) {
 	run := &harness.Run{Root: v.Repo.Root, Outcomes: v.Outcomes, Verdict: v.Verdict, Warnings: v.Warnings, Reused: v.Reused != nil, Elapsed: v.Elapsed()}
 	run.Record = func(rec harness.Recorded) error {
 		v.Hook = &receipt.Hook{Decision: rec.Decision, CapOverride: rec.CapOverride, Message: rec.Message,
-			StopHookActive: rec.StopHookActive, LoopCount: rec.LoopCount, Blocks: rec.Blocks}
+			StopHookActive: rec.StopHookActive, LoopCount: rec.LoopCount, Blocks: rec.Blocks,
+			UnchangedTree: rec.Unchanged, Claim: rec.Claim}
 		_, err := v.Save(nil)
 		return err
 	}
