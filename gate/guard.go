@@ -25,14 +25,11 @@ func ranChecks(runnable []detect.Check, results []runner.Result) []detect.Check 
 }
 
 // guardReason says what the checks changed in the tree they verified
-// (issue 10 §3): "go test modified 2 files: README.md, x.go (run `git
-// diff` to see them); vbd never reverts them". It names the check when
-// only one ran.
+// (issue 10 §3): "modified 2 files: README.md, x.go (run `git diff` to
+// see them); vbd never reverts them". It is the row's detail of the one
+// check that ran ("FAILED: go test (modified …)"), else the verdict's
+// reason, with "the checks " before it.
 func guardReason(ran []detect.Check, c receipt.Change) string {
-	who := "the checks"
-	if len(ran) == 1 {
-		who = ran[0].Name
-	}
 	var parts []string
 	if n := len(c.Modified); n > 0 {
 		parts = append(parts, fmt.Sprintf("modified %d %s: %s", n, plural(n, "file", "files"), someNames(c.Modified)))
@@ -44,7 +41,11 @@ func guardReason(ran []detect.Check, c receipt.Change) string {
 	if len(c.Added) > 0 {
 		see = "run `git status` and `git diff` to see them"
 	}
-	return fmt.Sprintf("%s %s (%s); vbd never reverts them", who, strings.Join(parts, " and "), see)
+	what := fmt.Sprintf("%s (%s); vbd never reverts them", strings.Join(parts, " and "), see)
+	if len(ran) != 1 {
+		return "the checks " + what
+	}
+	return what
 }
 
 func someNames(paths []string) string {
