@@ -70,7 +70,7 @@ type Request struct {
 	// Timeout caps each check; zero means the budget.
 	Timeout time.Duration
 	// Jobs is how many checks run at once; zero means .vbd.toml's jobs,
-	// else the number of CPUs.
+	// else every runnable check at once, up to runner.MaxDefaultJobs.
 	Jobs     int
 	FailFast bool
 	// Scope, when set, returns a skip reason for a check that is out of
