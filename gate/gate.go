@@ -131,8 +131,9 @@ type Verification struct {
 	// Interrupted is true when vbd was stopped (a signal) before every
 	// check finished.
 	Interrupted bool
-	// rechecked is true when Stamp was taken again after the checks ran
-	// (the tree guard): Save records it as is.
+	// rechecked is true when run has settled Stamp (taken again after the
+	// checks ran, for the tree guard, or kept when none ran): Save records
+	// it as is.
 	rechecked bool
 }
 
@@ -302,9 +303,15 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	// nothing about the tree the user has. Only when a check ran: the
 	// recheck costs a git status.
 	var guard string
+	// With no check run, the stamp stands as taken: nothing ran that could
+	// have changed the tree, and such a run is never a reusable pass.
+	v.rechecked = true
 	if ran := ranChecks(runnable, results); len(ran) > 0 && v.Stamp != nil {
 		stamp, change, err := v.Stamp.RecheckTree(ctx)
-		v.Stamp, v.rechecked = &stamp, true
+		v.Stamp = &stamp
+		if err != nil && v.Stamp.Note != receipt.ErrNotGit.Error() && !errors.Is(err, receipt.ErrNotGit) {
+			warnings = append(warnings, fmt.Sprintf("could not look at the tree again after the checks, so whether they changed it is unknown: %v", err))
+		}
 		if err == nil && !change.Empty() {
 			guard = guardReason(ran, change)
 			markWriter(v.Plan, v.Outcomes, ran, guard)
