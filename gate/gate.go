@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -77,6 +78,11 @@ type Request struct {
 	// scope (git's hook skips roots the commit does not touch); such
 	// checks are skipped with verdict.ReasonScope.
 	Scope func(detect.Check) string
+	// ScopeOf, when set, is called once with the detected plan, before
+	// anything runs, and returns the scope (nil: Scope): a caller whose
+	// scope depends on every root of the plan needs no detection of its
+	// own.
+	ScopeOf func(detect.Plan) func(detect.Check) string
 	// Progress, when set, shows checks as they start and end: live when
 	// ProgressTerm is a terminal, else one plain line per event.
 	Progress     io.Writer
@@ -170,18 +176,21 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	if err != nil {
 		return nil, err
 	}
-	stateRepo := repo
-	if staged {
-		if stateRepo, err = state.Find(req.StateFrom); err != nil {
-			return nil, &verdict.UsageError{Err: err}
+	scope := req.Scope
+	if req.ScopeOf != nil {
+		if s := req.ScopeOf(plan); s != nil {
+			scope = s
 		}
 	}
-	scoped := applyScope(&plan, req.Scope)
+	scoped := applyScope(&plan, scope)
 	var stateDir string
-	if tree != nil && !staged {
+	switch {
+	case staged:
+		stateDir, err = stateDirOf(ctx, req.StateFrom)
+	case tree != nil:
 		stateDir, err = tree.StateDir()
-	} else {
-		stateDir, err = state.Dir(stateRepo)
+	default:
+		stateDir, err = state.Dir(repo)
 	}
 	if err != nil {
 		return nil, err
@@ -203,6 +212,29 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// stateDirOf is the state dir of the repository holding dir, where a
+// staged snapshot's records go: one git process where state.Find and
+// state.Dir would take two.
+func stateDirOf(ctx context.Context, dir string) (string, error) {
+	out, err := state.Git(ctx, dir, "rev-parse", "--absolute-git-dir", "--git-path", "vbd")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(lines) != 2 {
+		repo, err := state.Find(dir)
+		if err != nil {
+			return "", &verdict.UsageError{Err: err}
+		}
+		return state.Dir(repo)
+	}
+	p := lines[1]
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return "", fmt.Errorf("create state dir: %w", err)
+	}
+	return p, nil
 }
 
 // applyScope marks the runnable checks the scope leaves out as skipped,
