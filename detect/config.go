@@ -19,6 +19,13 @@ import (
 // ConfigFile is the name of vbd's configuration file at the repository root.
 const ConfigFile = ".vbd.toml"
 
+// Ratchet modes, for Config.Ratchet.
+const (
+	RatchetBlock = "block"
+	RatchetWarn  = "warn"
+	RatchetOff   = "off"
+)
+
 // Config is a parsed .vbd.toml. Zero values mean "use the default".
 type Config struct {
 	// Budget caps the whole run.
@@ -36,6 +43,10 @@ type Config struct {
 	// MaxStateSize caps vbd's state dir in bytes (logs and receipts);
 	// zero means state.DefaultMaxStateSize.
 	MaxStateSize int64
+	// Ratchet is what tests that passed before and no longer do cause:
+	// RatchetBlock, RatchetWarn or RatchetOff; empty means the default
+	// (block in hook mode, warn elsewhere).
+	Ratchet string
 
 	// disableLine is where `disable` was written, so a warning about a
 	// name that matches nothing can point at it.
@@ -80,6 +91,7 @@ type rawConfig struct {
 	Reuse       *bool      `toml:"reuse"`
 	ReuseMaxAge *string    `toml:"reuse_max_age"`
 	MaxState    *string    `toml:"max_state_size"`
+	Ratchet     *string    `toml:"ratchet"`
 	Check       []rawCheck `toml:"check"`
 }
 
@@ -94,7 +106,7 @@ type rawCheck struct {
 
 // The keys the file may hold, for "unknown key" messages.
 var (
-	topKeys   = []string{"budget", "jobs", "disable", "reuse", "reuse_max_age", "max_state_size", "check"}
+	topKeys   = []string{"budget", "jobs", "disable", "reuse", "reuse_max_age", "max_state_size", "ratchet", "check"}
 	checkKeys = []string{"name", "run", "dir", "kind", "quick", "timeout"}
 )
 
@@ -113,6 +125,8 @@ func keyWants(key string) string {
 		return "true or false"
 	case "check":
 		return "a list of [[check]] tables"
+	case "ratchet":
+		return `"block", "warn" or "off"`
 	case "check.name", "check.run", "check.dir", "check.kind":
 		return "a string"
 	}
@@ -129,7 +143,7 @@ func LoadConfig(fsys fs.FS) (*Config, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", ConfigFile, err)
+		return nil, fmt.Errorf("cannot read %s: %w; make it readable, or move it aside to use detection alone", ConfigFile, err)
 	}
 	return parseConfig(fsys, data)
 }
@@ -160,6 +174,15 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 		if cfg.MaxStateSize, err = state.ParseSize(*raw.MaxState); err != nil {
 			return nil, &ConfigError{Key: "max_state_size", Line: lines.top["max_state_size"],
 				Msg: fmt.Sprintf("max_state_size = %v; it caps vbd's logs and receipts under the git dir", err)}
+		}
+	}
+	if raw.Ratchet != nil {
+		switch *raw.Ratchet {
+		case RatchetBlock, RatchetWarn, RatchetOff:
+			cfg.Ratchet = *raw.Ratchet
+		default:
+			return nil, &ConfigError{Key: "ratchet", Line: lines.top["ratchet"],
+				Msg: fmt.Sprintf(`ratchet = %q; use "block", "warn" or "off" (what tests that passed before and no longer run cause)`, *raw.Ratchet)}
 		}
 	}
 	if raw.Jobs != nil {
@@ -336,12 +359,16 @@ func decodeProblem(err error) error {
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		first := &strict.Errors[0]
 		line, _ := first.Position()
-		key := strings.Join(first.Key(), ".")
-		known, where := topKeys, ""
-		if len(first.Key()) > 1 && first.Key()[0] == "check" {
-			known, where = checkKeys, " in [[check]]"
+		path := first.Key()
+		key := strings.Join(path, ".")
+		known, where, shown := topKeys, "", key
+		if len(path) > 1 && path[0] == "check" {
+			known, where, shown = checkKeys, " in [[check]]", path[len(path)-1]
 		}
-		msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", key, where, strings.Join(known, ", "))
+		msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", shown, where, strings.Join(known, ", "))
+		if s := Suggest(path[len(path)-1], known); s != "" {
+			msg = fmt.Sprintf("unknown key %q%s (did you mean %q?)", shown, where, s)
+		}
 		if n := len(strict.Errors) - 1; n > 0 {
 			msg += fmt.Sprintf(" (and %d more unknown key(s))", n)
 		}

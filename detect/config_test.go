@@ -75,20 +75,30 @@ func TestLoadConfigErrors(t *testing.T) {
 		line int
 		msg  string // substring of Error()
 	}{
-		"unknown top-level key": {
+		"unknown top-level key, a typo": {
 			file: "budget = \"1m\"\n\nbudgte = \"5m\"\n",
 			key:  "budgte", line: 3,
-			msg: `.vbd.toml:3: unknown key "budgte" (known keys: budget, jobs, disable, reuse, reuse_max_age, max_state_size, check)`,
+			msg: `.vbd.toml:3: unknown key "budgte" (did you mean "budget"?)`,
 		},
-		"unknown key in [[check]]": {
+		"unknown top-level key, nothing close": {
+			file: "budget = \"1m\"\ncolour = \"red\"\n",
+			key:  "colour", line: 2,
+			msg: `.vbd.toml:2: unknown key "colour" (known keys: budget, jobs, `,
+		},
+		"unknown key in [[check]], a typo": {
+			file: "[[check]]\nname = \"x\"\nrnu = \"true\"\n",
+			key:  "check.rnu", line: 3,
+			msg: `.vbd.toml:3: unknown key "rnu" in [[check]] (did you mean "run"?)`,
+		},
+		"unknown key in [[check]], nothing close": {
 			file: "[[check]]\nname = \"x\"\nrun = \"true\"\ncommand = \"y\"\n",
 			key:  "check.command", line: 4,
-			msg: `unknown key "check.command" in [[check]] (known keys: name, run, dir, kind, quick, timeout)`,
+			msg: `unknown key "command" in [[check]] (known keys: name, run, dir, kind, quick, timeout)`,
 		},
 		"unknown table": {
 			file: "[checks]\nname = \"x\"\n",
 			key:  "checks", line: 1,
-			msg: `unknown key "checks"`,
+			msg: `unknown key "checks" (did you mean "check"?)`,
 		},
 		"bad budget duration": {
 			file: "jobs = 2\nbudget = \"5 minutes\"\n",

@@ -26,9 +26,17 @@ type Options struct {
 const (
 	ecoConfig = iota
 	ecoPreCommit
+	ecoLefthook // lefthook.go
 	ecoMake
+	ecoJust    // just.go: a task runner, like make
+	ecoTask    // taskfile.go
+	ecoScripts // scriptdir.go: script/test and the like
 	ecoGo
 	ecoNPM
+	ecoRust        // rust.go
+	ecoPython      // python.go
+	ecoGolangci    // golangci.go
+	ecoUnsupported // last: projects vbd names but cannot check (unsupported.go)
 )
 
 // entry is a check under construction.
@@ -81,9 +89,17 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	}
 
 	d.detectPreCommit()
+	d.detectLefthook()
 	d.detectMake()
+	d.detectJust()
+	d.detectTask()
+	d.detectScripts()
 	d.detectGo()
 	d.detectNPM()
+	d.detectRust()
+	d.detectPython()
+	d.detectGolangci()
+	d.detectUnsupported()
 	d.sort()
 	d.configure()
 	d.markQuick()
@@ -184,7 +200,7 @@ func (d *detector) configure() {
 			Source:  fmt.Sprintf("%s:%d", ConfigFile, cc.Line),
 			Reason:  "defined in " + ConfigFile,
 			Runner:  RunnerOpaque,
-		}})
+		}, refs: scanRecipe(cc.Run, dir, func(string) {})})
 	}
 	for _, e := range d.entries {
 		if names[e.check.Name] {
@@ -250,7 +266,7 @@ func (d *detector) markQuick() {
 // environment, and running both would spend the budget twice.
 func (d *detector) cover() {
 	for _, w := range d.entries {
-		if w.eco != ecoMake || len(w.refs) == 0 {
+		if !wrapperEco(w.eco) || len(w.refs) == 0 {
 			continue
 		}
 		testTarget := w.check.Kind == KindTest
@@ -303,7 +319,7 @@ func (d *detector) covers(w, n *entry, ref makeRef, testTarget bool) bool {
 		mf := d.makefiles[n.check.Dir]
 		return mf != nil && mf.reaches(target, n.check.Argv[1])
 	}
-	return false
+	return coversEco(n, ref, testTarget)
 }
 
 // uniqueNames keeps names unique in the rare case two projects produce the

@@ -141,7 +141,8 @@ func depth(dir string) int {
 func (t *tree) add(p string) {
 	dir, base := path.Split(p)
 	isGo := strings.HasSuffix(base, ".go")
-	isMarker := markerNames[base] && fs.ValidPath(p)
+	key := markerKey(base)
+	isMarker := key != "" && fs.ValidPath(p)
 	if !isGo && !isMarker {
 		return
 	}
@@ -170,7 +171,7 @@ func (t *tree) add(p string) {
 		m = map[string]bool{}
 		t.markers[dir] = m
 	}
-	m[base] = true
+	m[key] = true
 }
 
 // markerVisible reports whether markers in dir can be project roots.

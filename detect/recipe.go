@@ -234,6 +234,7 @@ func scanRecipe(line, dir string, sameDir func(string)) []makeRef {
 			refs = append(refs, makeRef{refGoVet, cur})
 		}
 		refs = append(refs, scanNPM(words, cur)...)
+		refs = append(refs, scanEco(words, cur)...)
 	}
 	return refs
 }

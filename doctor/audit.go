@@ -26,6 +26,9 @@ type Hook struct {
 	// problems make the hook fail open; warnings are advice.
 	problems []string
 	warnings []string
+	// untrusted: the harness would not run this project's hooks, so the
+	// gate is off whatever the hook answers.
+	untrusted bool
 	// proof results, with --prove.
 	proved   bool
 	blocks   bool
@@ -155,6 +158,8 @@ func wiredText(h Hook) string {
 	switch {
 	case !h.info.Hook:
 		return "broken (plain vbd, " + h.where + ")"
+	case h.untrusted:
+		return "NOT trusted (" + h.where + ")"
 	case len(h.problems) > 0:
 		return "with problems (" + h.where + ")"
 	}
@@ -167,6 +172,10 @@ func blocksText(h Hook, proving bool) string {
 		return "n/a (baseline): " + h.proofMsg
 	case h.start:
 		return "n/a (records the baseline)"
+	case h.untrusted && h.proved && h.blocks:
+		return "no: not trusted (the hook blocks once trusted: " + h.proofMsg + ")"
+	case h.untrusted:
+		return "no: not trusted"
 	case !proving:
 		return "not proven (--prove)"
 	case !h.proved:

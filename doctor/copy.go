@@ -35,7 +35,7 @@ func copyRepo(repo state.Repo, tmp string, skip []string) (string, func(), error
 	}
 	if err := copyTree(repo.Root, dst, skip); err != nil {
 		cleanup()
-		return "", nil, fmt.Errorf("copy %s: %w", repo.Root, err)
+		return "", nil, fmt.Errorf("cannot copy %s for --prove: %w; free space in the temp dir or point TMPDIR at another, then run vbd doctor --prove again", repo.Root, err)
 	}
 	return dst, cleanup, nil
 }

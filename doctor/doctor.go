@@ -32,6 +32,9 @@ type Options struct {
 	Suite time.Duration
 	// Prove runs each hook in copies of the repository.
 	Prove bool
+	// Trust asks whether a harness would run the project's hooks at all
+	// (harness.CheckTrust); nil skips the question.
+	Trust func(context.Context, harness.Name) harness.Trust
 	Out   io.Writer
 }
 
@@ -50,6 +53,7 @@ func Run(ctx context.Context, o Options) error {
 	for i := range hooks {
 		audit(&hooks[i], suite, suiteKnown)
 	}
+	trust := checkTrust(ctx, hooks, o.Trust)
 	for _, u := range unreadable {
 		fmt.Fprintf(w, "problem: %s\n", u)
 	}
@@ -73,7 +77,7 @@ func Run(ctx context.Context, o Options) error {
 			}
 		}
 	}
-	bad := len(unreadable) > 0 || printTable(w, hooks, o.Prove, suite, suiteKnown)
+	bad := printTable(w, hooks, trust, o.Prove, suite, suiteKnown) || len(unreadable) > 0
 	fmt.Fprintln(w)
 	switch {
 	case bad || !proofOK:
@@ -87,9 +91,10 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
-// printTable writes one row per hook and then its problems and warnings,
-// and reports whether any hook has a problem.
-func printTable(w io.Writer, hooks []Hook, proving bool, suite time.Duration, suiteKnown bool) bool {
+// printTable writes one row per hook and then the problems and warnings
+// (the trust of each harness first), and reports whether there is a
+// problem.
+func printTable(w io.Writer, hooks []Hook, trust []trustNote, proving bool, suite time.Duration, suiteKnown bool) bool {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HARNESS\tEVENT\tWIRED\tBLOCKS ON FAILURE\tTIMEOUT VS SUITE TIME")
@@ -99,6 +104,10 @@ func printTable(w io.Writer, hooks []Hook, proving bool, suite time.Duration, su
 	_ = tw.Flush()
 	bad := false
 	var notes []string
+	for _, t := range trust {
+		notes = append(notes, t.line())
+		bad = bad || t.problem
+	}
 	for _, h := range hooks {
 		for _, p := range h.problems {
 			notes = append(notes, fmt.Sprintf("problem: %s %s (%s): %s", h.spec.Name, h.event, h.file, p))

@@ -31,7 +31,7 @@ func prove(ctx context.Context, repo state.Repo, hooks []Hook, w io.Writer) (tim
 	for range 2 {
 		tmp, err := os.MkdirTemp("", "vbd-doctor-*")
 		if err != nil {
-			return 0, false, fmt.Errorf("create a temp dir: %w", err)
+			return 0, false, fmt.Errorf("cannot create a temp dir for --prove: %w; point TMPDIR at a writable dir, then run vbd doctor --prove again", err)
 		}
 		defer os.RemoveAll(tmp)
 		tmps = append(tmps, tmp)
@@ -84,7 +84,10 @@ func prove(ctx context.Context, repo state.Repo, hooks []Hook, w io.Writer) (tim
 			h.proofMsg = "allowed (" + reading.Why + ")"
 			fmt.Fprintf(w, "  does NOT block: %s\n  stdout: %s\n  stderr: %s\n", reading.Why, oneLine(res.stdout), oneLine(res.stderr))
 		}
-		if !h.blocks {
+		if h.untrusted {
+			fmt.Fprintf(w, "  but %s would not run this hook here: it does not trust the project (see below)\n", h.spec.Title)
+		}
+		if !h.blocks || h.untrusted {
 			ok = false
 		}
 	}

@@ -141,6 +141,8 @@ type Verification struct {
 	// checks ran, for the tree guard, or kept when none ran): Save records
 	// it as is.
 	rechecked bool
+	// Ratchet compares the run with the last verified receipt (ratchet.go).
+	Ratchet *Ratchet
 }
 
 // Elapsed is the verification's wall-clock time.
@@ -363,6 +365,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	}
 	_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
 	v.Budget, v.Warnings = budget, warnings
+	ratchetWarn(v)
 	return nil
 }
 

@@ -84,54 +84,20 @@ func IsVbdCommand(cmd, exe string) bool {
 	return c.Vbd && c.Hook
 }
 
-// shellWords splits a command line into words, honouring single and double
-// quotes and backslashes. It stops at the first shell operator, which is
-// enough to find a hook's program and arguments.
+// shellWords is the words of a hook command's first simple command, as
+// the shell would split them (detect.SplitWords), which is enough to find
+// a hook's program and arguments. A line with shell operators (`cd sub &&
+// vbd hook claude`) gives its first command; one the shell cannot parse
+// gives none.
 func shellWords(s string) []string {
-	var (
-		words []string
-		cur   strings.Builder
-		in    bool
-		quote rune
-	)
-	flush := func() {
-		if in {
-			words = append(words, cur.String())
-			cur.Reset()
-			in = false
-		}
+	if words, err := detect.SplitWords(s); err == nil {
+		return words
 	}
-	rs := []rune(s)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else if r == '\\' && quote == '"' && i+1 < len(rs) {
-				i++
-				cur.WriteRune(rs[i])
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '\'' || r == '"':
-			quote, in = r, true
-		case r == '\\' && i+1 < len(rs):
-			i++
-			cur.WriteRune(rs[i])
-			in = true
-		case r == ' ' || r == '\t' || r == '\n':
-			flush()
-		case strings.ContainsRune(";&|", r):
-			flush()
-			return words
-		default:
-			cur.WriteRune(r)
-			in = true
-		}
+	cmds, err := detect.Commands(s)
+	if err != nil || len(cmds) == 0 {
+		return nil
 	}
-	flush()
-	return words
+	return cmds[0]
 }
 
 // HookCommand is the command line vbd installs: the absolute binary, the

@@ -351,7 +351,7 @@ func Install(root string, spec Spec, hook Hook, ours func(string) bool) (Change,
 	case errors.Is(err, fs.ErrNotExist):
 		ch.Created = true
 	case err != nil:
-		return ch, fmt.Errorf("read %s: %w", path, err)
+		return ch, fmt.Errorf("cannot read %s: %w; vbd changed nothing. Make it readable, then run the command again", path, err)
 	}
 	out, err := Merge(path, old, spec, hook, ours)
 	if err != nil {
@@ -374,7 +374,7 @@ func Uninstall(root string, spec Spec, ours func(string) bool) (Change, error) {
 		return ch, nil
 	}
 	if err != nil {
-		return ch, fmt.Errorf("read %s: %w", path, err)
+		return ch, fmt.Errorf("cannot read %s: %w; vbd changed nothing. Make it readable, then run the command again", path, err)
 	}
 	out, removed, empty, err := Strip(path, old, spec, ours)
 	if err != nil || removed == 0 {
@@ -387,7 +387,7 @@ func Uninstall(root string, spec Spec, ours func(string) bool) (Change, error) {
 			return ch, err
 		}
 		if err := os.Remove(path); err != nil {
-			return ch, fmt.Errorf("remove %s: %w", path, err)
+			return ch, fmt.Errorf("cannot remove %s: %w; its content is saved in %s, so delete the file by hand", path, err, ch.Backup)
 		}
 		ch.Changed, ch.Deleted = true, true
 		return ch, nil

@@ -267,6 +267,12 @@ func TestInspectCommand(t *testing.T) {
 		{"vbd -C sub hook gemini", Command{Program: "vbd", Vbd: true, Hook: true, Harness: "gemini"}},
 		{"cd sub && /opt/vbd/bin/vbd hook cursor --budget 5s", Command{Program: testExe, Vbd: true, Hook: true, Harness: "cursor", Budget: "5s"}},
 		{"npm test", Command{Program: "npm"}},
+		// Split as the shell splits (detect.SplitWords): comments,
+		// redirections and a backslash in double quotes.
+		{"vbd hook claude # --budget 5s", Command{Program: "vbd", Vbd: true, Hook: true, Harness: "claude"}},
+		{"vbd hook claude --budget 5s 2>/dev/null", Command{Program: "vbd", Vbd: true, Hook: true, Harness: "claude", Budget: "5s"}},
+		{`"/opt/a\b/vbd" hook claude`, Command{Program: `/opt/a\b/vbd`, Vbd: true, Hook: true, Harness: "claude"}},
+		{"vbd hook claude 'unterminated", Command{}},
 		{"./vbd-wrapper.sh", Command{Program: "./vbd-wrapper.sh"}},
 		{"", Command{}},
 	} {

@@ -22,7 +22,7 @@ func (g *gate) work(ctx context.Context) outcome {
 	ev, _ := specOf(in.Harness).event(in.Event)
 
 	if isStartEvent(in.Event) {
-		g.recordBaseline(root, st, locErr)
+		g.recordBaseline(ctx, root, st, locErr)
 		return outcome{silent: true}
 	}
 	if in.Harness == Cursor && in.Status != "" && in.Status != "completed" {
@@ -100,6 +100,9 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 		}
 		o.decision = Decision{Block: true, Reason: reason}
 	}
+	if locErr == nil && run.Verdict.Code != verdict.ExitFailed {
+		g.ratchet(root, st, run, &o)
+	}
 	return o
 }
 
@@ -142,7 +145,7 @@ func (g *gate) fingerprint(root string) (string, error) {
 	return receipt.Fingerprint(root)
 }
 
-func (g *gate) recordBaseline(root string, st Store, locErr error) {
+func (g *gate) recordBaseline(ctx context.Context, root string, st Store, locErr error) {
 	switch {
 	case !sessionOK(g.in):
 		g.note("no usable session id in the input: no baseline recorded, so every stop is verified")
@@ -156,8 +159,12 @@ func (g *gate) recordBaseline(root string, st Store, locErr error) {
 		g.note("no baseline recorded (is %s a git work tree?): %v", root, firstLine(err.Error()))
 		return
 	}
-	if _, err := st.SetBaseline(g.in, tree); err != nil {
+	recorded, err := st.SetBaseline(g.in, tree)
+	if err != nil {
 		g.note("could not record the baseline: %v", err)
+	}
+	if recorded {
+		g.ratchetStart(ctx, root, st, tree)
 	}
 }
 

@@ -145,7 +145,7 @@ func (s Store) prune() {
 	}
 	cutoff := s.now().Add(-maxStateAge)
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), "blocks-") && !strings.HasPrefix(e.Name(), "baseline-") {
+		if !strings.HasPrefix(e.Name(), "blocks-") && !strings.HasPrefix(e.Name(), "baseline-") && !strings.HasPrefix(e.Name(), "ratchet-") {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {

@@ -37,7 +37,9 @@ type TimingRequest struct {
 // explicit budget, else from the suite's time (--measured, the last
 // complete run's receipt, or one full run now).
 func ChooseTiming(ctx context.Context, req TimingRequest) (Timing, error) {
-	return reinstallTiming(req.Budget, req.Installed, req.Found, func() (time.Duration, error) { return suiteTime(ctx, req) })
+	// --measured is a request for a new timing, as --budget is: the
+	// installed hook's budget is kept only when the user asked for neither.
+	return reinstallTiming(req.Budget, req.Installed, req.Found && req.Measured <= 0, func() (time.Duration, error) { return suiteTime(ctx, req) })
 }
 
 // suiteTime is the suite's time: --measured, the last complete run's

@@ -160,6 +160,9 @@ type Evidence struct {
 	Total         int    `json:"total"`
 	Vacuous       string `json:"vacuous,omitempty"`
 	NotConfigured string `json:"not_configured,omitempty"`
+	// PassedNames are the passing tests' names where the runner gives
+	// them, for the evidence ratchet (gate/ratchet.go).
+	PassedNames []string `json:"passed_names,omitempty"`
 }
 
 // Verdict is the answer vbd gave.
@@ -252,6 +255,7 @@ func CheckOf(o verdict.Outcome) Check {
 		c.Evidence = &Evidence{
 			Runner: e.Runner, Counted: e.Counted, Passed: e.Passed, Failed: e.Failed,
 			Skipped: e.Skipped, Total: e.Total, Vacuous: e.Vacuous, NotConfigured: e.NotConfigured,
+			PassedNames: e.PassedNames,
 		}
 	}
 	return c
@@ -274,6 +278,7 @@ func (c Check) Outcome() verdict.Outcome {
 		o.Evidence = &verdict.Evidence{
 			Runner: e.Runner, Counted: e.Counted, Passed: e.Passed, Failed: e.Failed,
 			Skipped: e.Skipped, Total: e.Total, Vacuous: e.Vacuous, NotConfigured: e.NotConfigured,
+			PassedNames: e.PassedNames,
 		}
 	}
 	return o

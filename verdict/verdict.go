@@ -410,7 +410,7 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 	case len(outcomes) == 0:
 		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
 		v.Summary = "NOTHING VERIFIED: no checks found. This is not a pass."
-		v.Reasons = []string{"vbd found no go.mod, package.json, Makefile or .pre-commit-config.yaml with a check; add one, or a [[check]] in .vbd.toml"}
+		v.Reasons = []string{"vbd found no project file it can check (" + detect.SupportedMarkers + ") with a check; add one, or a [[check]] in .vbd.toml"}
 	default:
 		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
 		if len(vacuous) > 0 {

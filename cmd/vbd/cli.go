@@ -199,24 +199,6 @@ type versionCmd struct{}
 
 func (versionCmd) Run(e env) error {
 	info, ok := debug.ReadBuildInfo()
-	fmt.Fprint(e.stdout, versionText(info, ok))
+	fmt.Fprint(e.stdout, versionText(gate.Version(), info, ok))
 	return nil
-}
-
-// version is the module version when built with go install, else "devel"
-// with the VCS revision if known.
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	if v := info.Main.Version; v != "" && v != "(devel)" {
-		return v
-	}
-	for _, s := range info.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "devel-" + s.Value[:12]
-		}
-	}
-	return "devel"
 }

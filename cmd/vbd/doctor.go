@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/doctor"
+	"github.com/vbd-dev/vbd/harness"
 	"github.com/vbd-dev/vbd/install"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -26,5 +27,8 @@ func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 	}
 	exe, _ := install.Executable()
 	home, _ := os.UserHomeDir()
-	return doctor.Run(ctx, doctor.Options{Repo: repo, Home: home, Exe: exe, Suite: d.Suite, Prove: d.Prove, Out: e.stdout})
+	trust := func(ctx context.Context, n harness.Name) harness.Trust {
+		return harness.CheckTrust(ctx, n, harness.TrustOptionsFor(repo.Root))
+	}
+	return doctor.Run(ctx, doctor.Options{Repo: repo, Home: home, Exe: exe, Suite: d.Suite, Prove: d.Prove, Trust: trust, Out: e.stdout})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"debug/buildinfo"
 	"errors"
 	"flag"
 	"fmt"
@@ -9,7 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,9 +22,10 @@ import (
 
 var update = flag.Bool("u", false, "update testscript output files")
 
+// TestMain installs fakecheck, a copy of this test binary, on the scripts'
+// PATH. vbd itself is not run that way: see vbdBinary.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"vbd":       main,
 		"fakecheck": fakecheckMain,
 	})
 }
@@ -31,17 +33,30 @@ func TestMain(m *testing.M) {
 // TestScript runs the end-to-end scripts in testdata/script: real fixture
 // repositories, the real vbd binary, and real go, node, make and pre-commit.
 func TestScript(t *testing.T) {
-	testscript.Run(t, scriptParams("testdata/script"))
+	testscript.Run(t, scriptParams(t, "testdata/script"))
 }
 
-func scriptParams(dir string) testscript.Params {
+// scriptParams runs the scripts in dir against the vbd from vbdBinary.
+func scriptParams(t *testing.T, dir string) testscript.Params {
+	vbd := vbdBinary(t)
+	raced := builtWithRace(vbd)
+	// Once for all scripts: `go env` costs a process per script otherwise.
+	goenv := goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT")
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
-		Setup:               setupScriptEnv,
-		Condition:           scriptCondition,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", filepath.Dir(vbd)+string(filepath.ListSeparator)+env.Getenv("PATH"))
+			return setupScriptEnv(env, goenv)
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond != "race" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			return raced, nil
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"dead":      cmdDead,
 			"waitfile":  cmdWaitFile,
@@ -49,26 +64,57 @@ func scriptParams(dir string) testscript.Params {
 			"signal":    cmdSignal,
 			"hwmlt":     cmdHWMLess,
 			"exits":     cmdExits,
+			"backdate":  cmdBackdate,
 		},
 	}
 }
 
-// scriptCondition adds [race], true when the tests (and so the vbd the
-// scripts run) are built with the race detector, which multiplies memory.
-func scriptCondition(cond string) (bool, error) {
-	if cond != "race" {
-		return false, fmt.Errorf("unknown condition %q", cond)
+// vbdBinary is the vbd the scripts run: $VBD_TEST_BINARY when set (make
+// test builds bin/vbd once and passes it), else a fresh `go build` of this
+// package into a temp dir. Either way it is an ordinary build, not this
+// test binary: under `go test -race` every vbd a script started was
+// race-instrumented, which made the scripts several times slower while
+// the race detector belongs to the unit tests.
+func vbdBinary(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("VBD_TEST_BINARY"); p != "" {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatalf("VBD_TEST_BINARY=%s: %v", p, err)
+		}
+		if filepath.Base(abs) != "vbd" {
+			t.Fatalf("VBD_TEST_BINARY=%s: the scripts run it as `vbd`, so it must be named vbd", p)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			t.Fatalf("VBD_TEST_BINARY: %v (run `make build`, or unset it to build one)", err)
+		}
+		return abs
 	}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false, nil
+	out := filepath.Join(t.TempDir(), "vbd")
+	build := exec.Command("go", "build", "-o", out, ".")
+	// The test's own GOFLAGS (say -race from a developer's environment)
+	// are not the ones vbd ships with.
+	build.Env = append(os.Environ(), "GOFLAGS=")
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build vbd for the scripts: %v\n%s", err, msg)
+	}
+	return out
+}
+
+// builtWithRace reports whether the binary at path was built with the
+// race detector, the scripts' [race] condition: it multiplies vbd's memory
+// and slows every line of output it reads.
+func builtWithRace(path string) bool {
+	info, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return false
 	}
 	for _, s := range info.Settings {
 		if s.Key == "-race" {
-			return s.Value == "true", nil
+			return s.Value == "true"
 		}
 	}
-	return false, nil
+	return false
 }
 
 // cmdExits runs a command like exec and asserts its exact exit code, which
@@ -90,6 +136,43 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdBackdate ages every receipt in a directory as if its run happened
+// DURATION earlier, by moving its "started" and "ended" times back:
+// backdate DURATION DIR. A script tests reuse_max_age this way instead of
+// sleeping past it, and vbd needs no test-only clock.
+func cmdBackdate(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || neg {
+		ts.Fatalf("usage: backdate DURATION DIR")
+	}
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	// A receipt's run times, at any depth of the JSON (checks have them too).
+	receiptTime := regexp.MustCompile(`"(started|ended)": *"([^"]+)"`)
+	files, err := filepath.Glob(filepath.Join(ts.MkAbs(args[1]), "*.json"))
+	ts.Check(err)
+	moved := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		ts.Check(err)
+		var bad error
+		data = receiptTime.ReplaceAllFunc(data, func(m []byte) []byte {
+			sub := receiptTime.FindSubmatch(m)
+			at, err := time.Parse(time.RFC3339Nano, string(sub[2]))
+			if err != nil {
+				bad = fmt.Errorf("%s: %s: %w", f, m, err)
+				return m
+			}
+			moved++
+			return fmt.Appendf(nil, "%q: %q", sub[1], at.Add(-d).Format(time.RFC3339Nano))
+		})
+		ts.Check(bad)
+		ts.Check(os.WriteFile(f, data, 0o644))
+	}
+	if moved == 0 {
+		ts.Fatalf("backdate: no receipt times in %s", args[1])
 	}
 }
 
@@ -131,8 +214,8 @@ func cmdHWMLess(ts *testscript.TestScript, neg bool, args []string) {
 
 // setupScriptEnv gives each script a hermetic environment that still
 // reuses the machine's Go caches, so fixtures build offline and fast.
-func setupScriptEnv(env *testscript.Env) error {
-	for _, kv := range goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT") {
+func setupScriptEnv(env *testscript.Env, goenv [][2]string) error {
+	for _, kv := range goenv {
 		env.Setenv(kv[0], kv[1])
 	}
 	// HOME sits beside the work dir, not in it, so a fixture repo's

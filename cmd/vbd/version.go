@@ -9,14 +9,11 @@ import (
 
 // versionText is what `vbd version` prints: the version, the commit it was
 // built from and the Go that built it, so a bug report says exactly which
-// vbd ran.
-func versionText(info *debug.BuildInfo, ok bool) string {
+// vbd ran. v is gate.Version(), the one receipts record, so that `vbd
+// version` and a receipt's vbd_version always agree.
+func versionText(v string, info *debug.BuildInfo, ok bool) string {
 	if !ok {
-		return fmt.Sprintf("vbd devel\ncommit: unknown (no build information)\ngo: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	}
-	v := info.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
+		return fmt.Sprintf("vbd %s\ncommit: unknown (no build information)\ngo: %s %s/%s\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	}
 	settings := map[string]string{}
 	for _, s := range info.Settings {

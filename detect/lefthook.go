@@ -1,0 +1,96 @@
+package detect
+
+import (
+	"regexp"
+	"strings"
+)
+
+// lefthookConfigs are lefthook's configuration files at the repository root.
+var lefthookConfigs = []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml"}
+
+// lefthookRun matches a command's `run:` line; lefthookFiles its file
+// templates, set aside before the shell parse.
+var (
+	lefthookRun   = regexp.MustCompile(`^\s*run:\s*(.+)$`)
+	lefthookFiles = regexp.MustCompile(`\{[a-z_]+\}`)
+)
+
+// lefthookPreCommit reads a lefthook configuration: whether it has a
+// top-level pre-commit hook and the `run:` commands under it.
+func lefthookPreCommit(data []byte) (has bool, runs []string) {
+	in := false
+	for line := range strings.SplitSeq(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '#' {
+			in = strings.HasPrefix(line, "pre-commit:")
+			has = has || in
+			continue
+		}
+		if in {
+			if m := lefthookRun.FindStringSubmatch(line); m != nil {
+				runs = append(runs, lefthookFiles.ReplaceAllString(unquoteYAML(m[1]), "VBDFILES"))
+			}
+		}
+	}
+	return has, runs
+}
+
+// detectLefthook adds `lefthook run pre-commit --all-files` for a
+// lefthook configuration at the repository root. A hook that rewrites
+// files or runs vbd itself (which would run lefthook again) is skipped.
+func (d *detector) detectLefthook() {
+	for _, name := range lefthookConfigs {
+		if !d.tree.has(".", name) {
+			continue
+		}
+		data, ok := d.readMarker(ecoLefthook, ".", name)
+		if !ok {
+			return
+		}
+		d.project()
+		c := Check{
+			Name:   "lefthook",
+			Kind:   KindLint,
+			Argv:   []string{"lefthook", "run", "pre-commit", "--all-files"},
+			Dir:    ".",
+			Root:   ".",
+			Quick:  true,
+			Source: name,
+			Reason: name + " at the repository root; runs its pre-commit hook on every file",
+			Runner: RunnerOpaque,
+		}
+		has, runs := lefthookPreCommit(data)
+		var t scriptTraits
+		vbd := ""
+		for _, r := range runs {
+			cmds, err := Commands(r)
+			if err != nil {
+				continue
+			}
+			st := traitsOf(cmds)
+			t.writer = firstOf(t.writer, st.writer)
+			t.watcher = firstOf(t.watcher, st.watcher)
+			for _, words := range cmds {
+				if prog, _ := cmdWords(words); prog == "vbd" {
+					vbd = r
+				}
+			}
+		}
+		switch {
+		case d.opts.Files == nil:
+			c.Skipped = "not a git repository"
+		case !has:
+			c.Skipped = "no pre-commit hook in " + name
+		case vbd != "":
+			c.Skipped = "its pre-commit hook runs vbd itself (" + abbrev(vbd) + ")"
+		case t.writer != "":
+			c.Skipped = "rewrites files: " + t.writer
+		case t.watcher != "":
+			c.Skipped = "starts a watcher: " + t.watcher
+		case !d.onPath("lefthook"):
+			c.Skipped = "lefthook not installed (npm install -g lefthook)"
+		}
+		d.add(ecoLefthook, c)
+		return // lefthook reads the first one
+	}
+}

@@ -1,0 +1,41 @@
+package detect
+
+import "testing"
+
+func TestDetectLefthook(t *testing.T) {
+	lint := "pre-commit:\n  commands:\n    vet:\n      glob: \"*.go\"\n      run: go vet {staged_files}\n"
+	runCases(t, map[string]detectCase{
+		"a pre-commit hook": {
+			fs:    fsOf("lefthook.yml", lint),
+			git:   true,
+			names: []string{"lefthook"},
+			checks: []want{{name: "lefthook", argv: []string{"lefthook", "run", "pre-commit", "--all-files"}, kind: KindLint,
+				source: "lefthook.yml", reason: "runs its pre-commit hook on every file"}},
+		},
+		"a fixer is never run on the work tree": {
+			fs:     fsOf(".lefthook.yml", "pre-commit:\n  commands:\n    fmt:\n      run: gofmt -w {staged_files}\n      stage_fixed: true\n"),
+			git:    true,
+			checks: []want{{name: "lefthook", skipped: "rewrites files: gofmt -w"}},
+		},
+		"a hook running vbd would run lefthook again": {
+			fs:     fsOf("lefthook.yml", "pre-commit:\n  commands:\n    vbd:\n      run: vbd pre-commit\n"),
+			git:    true,
+			checks: []want{{name: "lefthook", skipped: "its pre-commit hook runs vbd itself (vbd pre-commit)"}},
+		},
+		"no pre-commit hook; not installed; not git": {
+			fs:     fsOf("lefthook.yml", "pre-push:\n  commands:\n    t:\n      run: go test ./...\n"),
+			git:    true,
+			checks: []want{{name: "lefthook", skipped: "no pre-commit hook in lefthook.yml"}},
+		},
+		"not installed": {
+			fs:     fsOf("lefthook.yml", lint),
+			git:    true,
+			opts:   Options{LookPath: func(string) bool { return false }},
+			checks: []want{{name: "lefthook", skipped: "lefthook not installed (npm install -g lefthook)"}},
+		},
+		"not a git repository": {
+			fs:     fsOf("lefthook.yml", lint),
+			checks: []want{{name: "lefthook", skipped: "not a git repository"}},
+		},
+	})
+}

@@ -1,0 +1,52 @@
+package detect
+
+import (
+	"testing"
+	"testing/fstest"
+)
+
+func TestDetectScriptDirs(t *testing.T) {
+	exe := func(body string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(body), Mode: 0o755} }
+	withGo := func(m fstest.MapFS) fstest.MapFS {
+		for k, v := range fsOf(goModuleFiles(".")...) {
+			m[k] = v
+		}
+		return m
+	}
+	runCases(t, map[string]detectCase{
+		"script/test runs and covers go test; cibuild is the second entry point": {
+			fs: withGo(fstest.MapFS{
+				"script/test":    exe("#!/bin/sh\nset -e\ngo test ./...\n"),
+				"script/cibuild": exe("#!/bin/sh\nscript/bootstrap\nscript/test\n"),
+				"script/lint":    exe("#!/bin/sh\ngo vet ./...\n"),
+			}),
+			git: true,
+			checks: []want{
+				{name: "script/test", argv: []string{"./script/test"}, kind: KindTest, source: "script/test", reason: "runs go test"},
+				{name: "script/cibuild", skipped: "one test entry point per project: script/test runs"},
+				{name: "script/lint", kind: KindLint},
+				{name: "go test", skipped: "covered by script/test"},
+				{name: "go vet", skipped: "covered by script/lint"},
+			},
+		},
+		"a script that is not executable is explained, and covers nothing": {
+			fs:     withGo(fstest.MapFS{"scripts/test": {Data: []byte("go test ./...\n")}}),
+			git:    true,
+			checks: []want{{name: "scripts/test", skipped: "not executable: run `chmod +x scripts/test` if it is meant to be run"}, {name: "go test"}},
+		},
+		"a writing check script is skipped; nested project": {
+			fs:    fstest.MapFS{"web/scripts/check": exe("prettier --write .\n"), "web/bin/test": exe("npx jest\n")},
+			git:   true,
+			names: []string{"scripts/check (web)", "bin/test (web)"},
+			checks: []want{
+				{name: "scripts/check (web)", skipped: "rewrites files: prettier --write", dir: "web"},
+				{name: "bin/test (web)", dir: "web", reason: "runs npm test"},
+			},
+		},
+		"a file named test elsewhere is not a script": {
+			fs:    fstest.MapFS{"docs/test": exe("")},
+			git:   true,
+			names: []string{},
+		},
+	})
+}
