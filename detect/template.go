@@ -20,7 +20,7 @@ func ConfigTemplate(plan Plan) string {
 # "not run (budget)" and the run fails (exit 1).
 # budget = "10m"
 
-# How many checks run at once (default: the number of CPUs).
+# How many checks run at once (default: every check at once, up to 16).
 # jobs = 4
 
 # Reuse a passing result when nothing in the tree changed since, and how

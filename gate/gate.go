@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -70,13 +71,18 @@ type Request struct {
 	// Timeout caps each check; zero means the budget.
 	Timeout time.Duration
 	// Jobs is how many checks run at once; zero means .vbd.toml's jobs,
-	// else the number of CPUs.
+	// else every runnable check at once, up to runner.MaxDefaultJobs.
 	Jobs     int
 	FailFast bool
 	// Scope, when set, returns a skip reason for a check that is out of
 	// scope (git's hook skips roots the commit does not touch); such
 	// checks are skipped with verdict.ReasonScope.
 	Scope func(detect.Check) string
+	// ScopeOf, when set, is called once with the detected plan, before
+	// anything runs, and returns the scope (nil: Scope): a caller whose
+	// scope depends on every root of the plan needs no detection of its
+	// own.
+	ScopeOf func(detect.Plan) func(detect.Check) string
 	// Progress, when set, shows checks as they start and end: live when
 	// ProgressTerm is a terminal, else one plain line per event.
 	Progress     io.Writer
@@ -131,6 +137,10 @@ type Verification struct {
 	// Interrupted is true when vbd was stopped (a signal) before every
 	// check finished.
 	Interrupted bool
+	// rechecked is true when run has settled Stamp (taken again after the
+	// checks ran, for the tree guard, or kept when none ran): Save records
+	// it as is.
+	rechecked bool
 	// Ratchet compares the run with the last verified receipt (ratchet.go).
 	Ratchet *Ratchet
 }
@@ -156,18 +166,34 @@ func (r Request) now() time.Time {
 // error (bad .vbd.toml, no directory) is a *verdict.UsageError.
 func Verify(ctx context.Context, req Request) (*Verification, error) {
 	started := req.now()
-	repo, cfg, plan, err := LoadPlan(req.Dir, req.Quick)
+	// One walk of the tree serves detection, the fingerprint and the
+	// tree guard (issue 15 §3). A staged snapshot is fingerprinted as of
+	// its HEAD and index only.
+	staged := req.StateFrom != ""
+	repo, tree, err := state.Locate(ctx, req.Dir, state.WalkOptions{IndexOnly: staged})
+	if err != nil {
+		return nil, &verdict.UsageError{Err: err}
+	}
+	repo, cfg, plan, err := loadPlan(ctx, repo, tree, req.Quick)
 	if err != nil {
 		return nil, err
 	}
-	stateRepo := repo
-	if req.StateFrom != "" {
-		if stateRepo, err = state.Find(req.StateFrom); err != nil {
-			return nil, &verdict.UsageError{Err: err}
+	scope := req.Scope
+	if req.ScopeOf != nil {
+		if s := req.ScopeOf(plan); s != nil {
+			scope = s
 		}
 	}
-	scoped := applyScope(&plan, req.Scope)
-	stateDir, err := state.Dir(stateRepo)
+	scoped := applyScope(&plan, scope)
+	var stateDir string
+	switch {
+	case staged:
+		stateDir, err = stateDirOf(ctx, req.StateFrom)
+	case tree != nil:
+		stateDir, err = tree.StateDir()
+	default:
+		stateDir, err = state.Dir(repo)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -181,13 +207,36 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	}
 	// tryReuse also takes the tree fingerprint the receipt records, so it
 	// runs with NoCache too; it honours NoCache itself.
-	if tryReuse(ctx, req, v) {
+	if tryReuse(ctx, req, v, tree) {
 		return v, nil
 	}
 	if err := run(ctx, req, v, scoped); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// stateDirOf is the state dir of the repository holding dir, where a
+// staged snapshot's records go: one git process where state.Find and
+// state.Dir would take two.
+func stateDirOf(ctx context.Context, dir string) (string, error) {
+	out, err := state.Git(ctx, dir, "rev-parse", "--absolute-git-dir", "--git-path", "vbd")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(lines) != 2 {
+		repo, err := state.Find(dir)
+		if err != nil {
+			return "", &verdict.UsageError{Err: err}
+		}
+		return state.Dir(repo)
+	}
+	p := lines[1]
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return "", fmt.Errorf("create state dir: %w", err)
+	}
+	return p, nil
 }
 
 // applyScope marks the runnable checks the scope leaves out as skipped,
@@ -212,6 +261,14 @@ func applyScope(plan *detect.Plan, scope func(detect.Check) string) map[int]bool
 // run runs v's plan and judges it.
 func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool) error {
 	budget, jobs := Limits(req, v.Config)
+	// Crash recovery first: groups a killed vbd left running are stopped
+	// before this run starts its own (the runner records them as they run).
+	var warnings []string
+	if note, err := runner.RecoverOrphans(v.StateDir); note != "" {
+		warnings = append(warnings, note)
+	} else if err != nil {
+		warnings = append(warnings, fmt.Sprintf("could not look for checks a killed vbd left running: %v", err))
+	}
 	// The budget is vbd's whole wall clock: detection and the fingerprint
 	// have already spent some of it.
 	runBudget := max(budget-req.now().Sub(v.Started), minRunBudget)
@@ -225,10 +282,19 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 		return fmt.Errorf("create log dir: %w", err)
 	}
 	_ = state.PruneDirs(filepath.Join(v.StateDir, "logs"), keptRuns)
+	maxSize := int64(0) // state.DefaultMaxStateSize
+	if v.Config != nil {
+		maxSize = v.Config.MaxStateSize
+	}
+	_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
 
 	runnable := v.Plan.Runnable()
-	tasks, cleared := Tasks(v.Repo.Root, runnable, req.Environ, timeout)
-	warnings := append([]string(nil), v.Plan.Warnings...)
+	if jobs <= 0 {
+		jobs = runner.DefaultJobs(len(runnable))
+	}
+	expected := expectedDurations(v.StateDir, runnable, receipt.ModeOf(req.Quick))
+	tasks, cleared := tasksOf(v.Repo.Root, runnable, req.Environ, timeout, expected)
+	warnings = append(warnings, v.Plan.Warnings...)
 	for _, kv := range cleared {
 		warnings = append(warnings, fmt.Sprintf("cleared %s for checks: it could turn a failing check into a pass", kv))
 	}
@@ -236,7 +302,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	// a real failure only: a non-zero exit that means "nothing configured"
 	// (pytest's 5, a missing script) is vacuous, not a reason to stop.
 	judged := make([]*verdict.Outcome, len(tasks))
-	opts := runner.Options{Jobs: jobs, Budget: runBudget, FailFast: req.FailFast, LogDir: logDir,
+	opts := runner.Options{Jobs: jobs, Budget: runBudget, FailFast: req.FailFast, LogDir: logDir, StateDir: v.StateDir,
 		IsFailure: func(i int, r runner.Result) bool {
 			o := verdict.Judge(runnable[i], r)
 			judged[i] = &o
@@ -263,13 +329,41 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	if len(results) != len(tasks) {
 		return fmt.Errorf("internal error: %d checks ran but %d results came back", len(tasks), len(results))
 	}
+	if req.Caller.Kind == CallerHook {
+		escapedFail(judged, results)
+	}
 	v.Outcomes = Merge(v.Plan, scoped, judged, results)
+	// The tree guard: a check that changed the tree it verified proves
+	// nothing about the tree the user has. Only when a check ran: the
+	// recheck costs a git status.
+	var guard string
+	// With no check run, the stamp stands as taken: nothing ran that could
+	// have changed the tree, and such a run is never a reusable pass.
+	v.rechecked = true
+	if ran := ranChecks(runnable, results); len(ran) > 0 && v.Stamp != nil {
+		stamp, change, err := v.Stamp.RecheckTree(ctx)
+		v.Stamp = &stamp
+		if err != nil && v.Stamp.Note != receipt.ErrNotGit.Error() && !errors.Is(err, receipt.ErrNotGit) {
+			warnings = append(warnings, fmt.Sprintf("could not look at the tree again after the checks, so whether they changed it is unknown: %v", err))
+		}
+		if err == nil && !change.Empty() {
+			guard = guardReason(ran, change)
+			markWriter(v.Plan, v.Outcomes, ran, guard)
+		}
+	}
 	v.Ended = req.now()
 	v.Verdict = verdict.Decide(v.Outcomes, v.Ended.Sub(v.Started))
+	if guard != "" && v.Verdict.Code != verdict.ExitFailed {
+		// Several checks ran and none can be blamed alone: the run fails.
+		v.Verdict.Code, v.Verdict.Word = verdict.ExitFailed, verdict.WordFailed
+		v.Verdict.Summary = "FAILED: " + guard
+		v.Verdict.Reasons = append([]string{guard}, v.Verdict.Reasons...)
+	}
 	if errors.Is(context.Cause(ctx), runner.ErrInterrupted) {
 		v.Interrupted = true
 		v.Verdict.Reasons = append(v.Verdict.Reasons, "vbd was interrupted before every check finished")
 	}
+	_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
 	v.Budget, v.Warnings = budget, warnings
 	ratchetWarn(v)
 	return nil
@@ -284,6 +378,10 @@ func Merge(plan detect.Plan, scoped map[int]bool, judged []*verdict.Outcome, res
 	next := 0
 	for i, c := range plan.Checks {
 		switch {
+		case c.Error != "":
+			// A project vbd could not read (a marker file it cannot
+			// open or decode) is an error row: never a pass by omission.
+			outcomes = append(outcomes, verdict.Outcome{Check: c, Status: verdict.Error, Detail: c.Error})
 		case c.Skipped != "":
 			// Skipped wins: in quick mode a placeholder test is "skipped
 			// (quick)", not a warning about a check that was never due.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -341,7 +340,8 @@ func TestVerifyBadConfig(t *testing.T) {
 	}
 }
 
-// The defaults the issue names: a 10m budget and one check per CPU, from
+// The defaults the issue names: a 10m budget and every check at once (jobs
+// 0: runner.DefaultJobs of the plan), from
 // .vbd.toml when set there, with the request winning over the file.
 func TestLimits(t *testing.T) {
 	cfg := &detect.Config{Budget: 3 * time.Minute, Jobs: 2}
@@ -351,10 +351,10 @@ func TestLimits(t *testing.T) {
 		budget time.Duration
 		jobs   int
 	}{
-		"defaults":           {Request{}, nil, 10 * time.Minute, runtime.NumCPU()},
+		"defaults":           {Request{}, nil, 10 * time.Minute, 0},
 		"config":             {Request{}, cfg, 3 * time.Minute, 2},
 		"request wins":       {Request{Budget: time.Minute, Jobs: 5}, cfg, time.Minute, 5},
-		"zero config fields": {Request{}, &detect.Config{}, 10 * time.Minute, runtime.NumCPU()},
+		"zero config fields": {Request{}, &detect.Config{}, 10 * time.Minute, 0},
 	} {
 		t.Run(name, func(t *testing.T) {
 			budget, jobs := Limits(c.req, c.cfg)

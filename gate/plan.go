@@ -1,11 +1,11 @@
 package gate
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -17,18 +17,26 @@ import (
 // LoadPlan resolves the repository, reads .vbd.toml and detects the plan.
 // A bad config is a usage error: exit 2 with the key and line named.
 func LoadPlan(dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
-	repo, err := state.Find(dir)
+	ctx := context.Background()
+	repo, tree, err := state.Locate(ctx, dir, state.WalkOptions{FilesOnly: true})
 	if err != nil {
 		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
 	}
+	return loadPlan(ctx, repo, tree, quick)
+}
+
+// loadPlan reads .vbd.toml and detects the plan of a located repository,
+// listing its files from tree (nil outside git: detection walks the
+// directory itself).
+func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
 	fsys := os.DirFS(repo.Root)
 	cfg, err := detect.LoadConfig(fsys)
 	if err != nil {
 		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
 	}
 	var files []string
-	if repo.IsGit() {
-		if files, err = detect.ListFiles(repo.Root); err != nil {
+	if tree != nil {
+		if files, err = tree.Files(ctx); err != nil {
 			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
 		}
 	}
@@ -47,7 +55,8 @@ func OnPath(tool string) bool {
 }
 
 // Limits resolves the budget and the parallelism: the request's, else
-// .vbd.toml's, else the defaults.
+// .vbd.toml's, else the defaults. jobs is 0 when neither sets it: the
+// caller then uses runner.DefaultJobs of the checks it runs.
 func Limits(req Request, cfg *detect.Config) (budget time.Duration, jobs int) {
 	budget, jobs = req.Budget, req.Jobs
 	if budget <= 0 && cfg != nil {
@@ -59,25 +68,34 @@ func Limits(req Request, cfg *detect.Config) (budget time.Duration, jobs int) {
 	if jobs <= 0 && cfg != nil {
 		jobs = cfg.Jobs
 	}
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	return budget, jobs
+	return budget, max(jobs, 0)
 }
 
 // Tasks turns the runnable checks into the runner's tasks, each with its
 // environment built from environ, and returns the variables cleared for
 // checks (the same for every check).
 func Tasks(root string, runnable []detect.Check, environ []string, timeout time.Duration) ([]runner.Task, []string) {
+	return tasksOf(root, runnable, environ, timeout, nil)
+}
+
+// tasksOf is Tasks with each check's expected duration (by plan-runnable
+// index; nil when none is known), so that the longest starts first.
+func tasksOf(root string, runnable []detect.Check, environ []string, timeout time.Duration, expected []time.Duration) ([]runner.Task, []string) {
 	_, cleared := runner.Environ(environ, nil)
 	tasks := make([]runner.Task, 0, len(runnable))
-	for _, c := range runnable {
+	for i, c := range runnable {
 		env, _ := runner.Environ(environ, c.Env)
 		t := timeout
 		if c.Timeout > 0 {
 			t = c.Timeout
 		}
+		var exp time.Duration
+		if i < len(expected) {
+			exp = expected[i]
+		}
 		tasks = append(tasks, runner.Task{
+			Expected:   exp,
+			Serial:     c.Serial,
 			Name:       c.Name,
 			Argv:       c.Argv,
 			Dir:        filepath.Join(root, filepath.FromSlash(c.Dir)),

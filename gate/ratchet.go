@@ -14,6 +14,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -334,12 +335,17 @@ func LastVerifiedOf(ctx context.Context, dir, stateDir string, quick bool) (*rec
 	if any, err := FindReceipt(stateDir, true, verified); err != nil || any == nil {
 		return nil, err
 	}
-	repo, cfg, plan, err := LoadPlan(dir, quick)
+	// One walk of the tree for the plan and the fingerprint, as a run.
+	repo, tree, err := state.Locate(ctx, dir, state.WalkOptions{})
+	if err != nil {
+		return nil, &verdict.UsageError{Err: err}
+	}
+	repo, cfg, plan, err := loadPlan(ctx, repo, tree, quick)
 	if err != nil {
 		return nil, err
 	}
 	v := &Verification{Repo: repo, Config: cfg, Plan: plan}
-	stamp := takeStamp(ctx, Request{Dir: dir, Quick: quick}, v)
+	stamp := takeStamp(ctx, v, tree)
 	if stamp.Fingerprint == "" {
 		return nil, nil
 	}

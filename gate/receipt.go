@@ -13,7 +13,7 @@ func (v *Verification) Save(amend func(*receipt.Receipt)) (*receipt.Receipt, err
 	switch {
 	case v.Stamp == nil:
 		stamp.Note = "no fingerprint was taken before the checks ran, so this run is not reusable"
-	case v.Reused == nil:
+	case v.Reused == nil && !v.rechecked:
 		// Checks ran: the fingerprint holds only if the tree held still.
 		stamp = v.Stamp.Recheck()
 	default:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/state"
 )
 
 // tryReuse fingerprints the tree before anything runs, and when a passing
@@ -20,8 +21,8 @@ import (
 // The fingerprint is kept in v.Stamp even when nothing is reused (and with
 // NoCache), so that the receipt records the tree the checks were started
 // on and a later run can reuse it.
-func tryReuse(ctx context.Context, req Request, v *Verification) bool {
-	stamp := takeStamp(ctx, req, v)
+func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tree) bool {
+	stamp := takeStamp(ctx, v, tree)
 	v.Stamp = &stamp
 	if req.NoCache || stamp.Fingerprint == "" || !ReuseOn(v.Config) {
 		return false
@@ -52,16 +53,18 @@ func ReuseOn(cfg *detect.Config) bool {
 // takeStamp fingerprints what v is about to verify: the work tree, or for
 // git's pre-commit path (state kept elsewhere) the staged snapshot, which
 // is a throwaway repository whose HEAD and index are the commit's.
-func takeStamp(ctx context.Context, req Request, v *Verification) receipt.Stamp {
-	staged := req.StateFrom != ""
+func takeStamp(ctx context.Context, v *Verification, tree *state.Tree) receipt.Stamp {
+	if tree == nil {
+		return receipt.Stamp{Root: v.Repo.Root, Note: receipt.ErrNotGit.Error()}
+	}
 	config, err := os.ReadFile(filepath.Join(v.Repo.Root, detect.ConfigFile))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		config = nil
 	case err != nil:
-		return receipt.Stamp{Root: v.Repo.Root, Staged: staged, Note: "no fingerprint, so not reusable: " + err.Error()}
+		return receipt.Stamp{Root: v.Repo.Root, Staged: tree.IndexOnly(), Note: "no fingerprint, so not reusable: " + err.Error()}
 	}
-	return receipt.Take(ctx, v.Repo.Root, staged, v.Plan, config, Version())
+	return receipt.TakeOf(ctx, tree, v.Plan, config, Version())
 }
 
 // Version is vbd's version as receipts and fingerprints record it: the

@@ -99,24 +99,22 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 		}()
 		greq.Dir, greq.Verified, greq.StateFrom = snap.Dir, receipt.VerifiedStaged, repo.Root
 	}
-	var scope *Scope
-	if !req.All {
-		// The scope needs every root of the plan before the gate asks
-		// about the first check, so the plan is detected here once more;
-		// detection only reads files.
-		_, _, plan, err := gate.LoadPlan(greq.Dir, req.Quick)
-		if err != nil {
-			return nil, err
+	// The scope needs every root of the plan before the gate asks about
+	// the first check: the gate hands over the plan it detected, and the
+	// header (which names the scope) is printed then, before any check.
+	greq.ScopeOf = func(plan detect.Plan) func(detect.Check) string {
+		if req.All {
+			printHeader(req.Out, staged, snap, nil, merge, !ownIndex)
+			return nil
 		}
 		roots := make([]string, 0, len(plan.Checks))
 		for _, c := range plan.Checks {
 			roots = append(roots, checkRoot(c))
 		}
 		s := NewScope(staged.Changed, roots)
-		scope = &s
-		greq.Scope = func(c detect.Check) string { return s.Skip(checkRoot(c), repoWide(c)) }
+		printHeader(req.Out, staged, snap, &s, merge, !ownIndex)
+		return func(c detect.Check) string { return s.Skip(checkRoot(c), repoWide(c)) }
 	}
-	printHeader(req.Out, staged, snap, scope, merge, !ownIndex)
 	v, err := gate.Verify(ctx, greq)
 	if err != nil {
 		return nil, err

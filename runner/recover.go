@@ -54,7 +54,7 @@ func RecoverOrphans(stateDir string) (note string, err error) {
 				groups++
 			}
 		case state.KindDir:
-			if removed, err := removeOwnedDir(r.Value); err != nil {
+			if removed, err := removeOwnedDir(r.Value, r.Owner.PID); err != nil {
 				errs = append(errs, err)
 				continue // keep the record: the next run tries again
 			} else if removed {
@@ -111,12 +111,20 @@ func killRecordedGroup(value string) bool {
 // removeOwnedDir removes a recorded snapshot directory. Only absolute
 // paths whose name vbd gives its directories ("vbd-…") are removed, so a
 // damaged record cannot remove anything else.
-func removeOwnedDir(dir string) (bool, error) {
+func removeOwnedDir(dir string, owner int) (bool, error) {
 	if !filepath.IsAbs(dir) || !strings.HasPrefix(filepath.Base(dir), "vbd-") {
 		return false, nil
 	}
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		return false, nil
+	}
+	// A snapshot's name is stable per repository, so the dead vbd's
+	// directory may be gone and the name taken again by a vbd now
+	// running: its pid file (githook's vbd.pid) then names another pid.
+	if b, err := os.ReadFile(filepath.Join(dir, snapshotOwnerFile)); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid != owner {
+			return false, nil
+		}
 	}
 	if err := os.RemoveAll(dir); err == nil {
 		return true, nil
@@ -133,6 +141,10 @@ func removeOwnedDir(dir string) (bool, error) {
 	}
 	return true, nil
 }
+
+// snapshotOwnerFile is the file in which githook's snapshot directories
+// name the pid of the vbd that made them.
+const snapshotOwnerFile = "vbd.pid"
 
 // withMarker returns env with the check's marker set.
 func withMarker(env []string, marker string) []string {

@@ -54,6 +54,11 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 		opts.Progress(e)
 	}
 
+	// Tasks sharing a Serial key form a chain in start order: each waits
+	// for the one before it to end. A chain, not a mutex, so that the
+	// order is the start order and not whichever goroutine wakes first.
+	lastOfKey := map[string]chan struct{}{}
+
 	for _, i := range startOrder(tasks) {
 		task := &tasks[i]
 		// Wait for a slot, or for the run to end.
@@ -76,10 +81,42 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 			<-slots
 			continue
 		}
+		var before, mine chan struct{}
+		if task.Serial != "" {
+			before, mine = lastOfKey[task.Serial], make(chan struct{})
+			lastOfKey[task.Serial] = mine
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
+			if mine != nil {
+				// Closing mine lets the next task of the key go; when
+				// this one is cut while waiting, the run's end is for
+				// good, so the next is cut too.
+				defer close(mine)
+				if before != nil {
+					select {
+					case <-before:
+					case <-runCtx.Done():
+						results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+						return
+					}
+				}
+				// The key and the end (or a failure, with fail-fast) may
+				// have come while this task waited.
+				mu.Lock()
+				stop := failed && opts.FailFast
+				mu.Unlock()
+				switch {
+				case runCtx.Err() != nil:
+					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+					return
+				case stop:
+					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: ErrFailFast}
+					return
+				}
+			}
 			progress(Event{Index: i, Task: task})
 			r := runOne(runCtx, i, task, opts, fmt.Sprintf("%s.%d", marker, i))
 			results[i] = r

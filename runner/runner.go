@@ -27,6 +27,11 @@ type Task struct {
 	// zero when unknown. When not every task can start at once, the
 	// longest expected starts first (see startOrder).
 	Expected time.Duration
+	// Serial, when not empty, is a key no two running tasks share: tasks
+	// with the same Serial run one after the other (two package-manager
+	// installs in one workspace must not race). A task waiting for its key
+	// holds its slot; one still waiting when the budget ends is not run.
+	Serial string
 	// NewScanner, when set, returns the scanner that sees this task's
 	// output line by line.
 	NewScanner func() Scanner

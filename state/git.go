@@ -66,9 +66,11 @@ func GitExitCode(err error) int {
 type GitCmd struct {
 	// Dir is where git runs, normally the work-tree root.
 	Dir string
-	// Env is git's environment; nil means vbd's own. Inside a git hook the
+	// Env is git's environment; nil means vbd's own without git's
+	// repository variables (see RepoEnvVar). Inside a git hook the
 	// environment matters: git passes GIT_INDEX_FILE, naming the index
-	// being committed, and GIT_DIR in linked worktrees.
+	// being committed, and GIT_DIR in linked worktrees; a caller that
+	// means git to see them passes them here explicitly.
 	Env []string
 	// Stdin is git's standard input; nil means none.
 	Stdin io.Reader
@@ -106,7 +108,7 @@ func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 	cmd.Dir = g.Dir
 	env := g.Env
 	if env == nil {
-		env = os.Environ()
+		env = withoutRepoEnv(os.Environ())
 	}
 	// Appended last, these win over any inherited value.
 	env = append(env[:len(env):len(env)], "LC_ALL=C")
@@ -127,4 +129,33 @@ func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 		return stdout.Bytes(), &GitError{Args: args, Dir: g.Dir, Stderr: strings.TrimSpace(stderr.String()), Err: err}
 	}
 	return stdout.Bytes(), nil
+}
+
+// RepoEnvVar reports whether k is one of git's repository variables, which
+// git's hooks set (GIT_INDEX_FILE names the index being committed) and
+// which point any git command at another repository or index than the one
+// its directory holds. vbd's own git commands drop them from the
+// environment they inherit, so that a snapshot's or another repository's
+// git commands never act on the hook's index; a caller that means them
+// passes them in GitCmd.Env.
+func RepoEnvVar(k string) bool {
+	switch k {
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_PREFIX", "GIT_NAMESPACE", "GIT_IMPLICIT_WORK_TREE",
+		"GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_QUARANTINE_PATH":
+		return true
+	}
+	return false
+}
+
+// withoutRepoEnv returns env without git's repository variables.
+func withoutRepoEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !RepoEnvVar(k) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

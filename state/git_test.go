@@ -3,7 +3,9 @@ package state
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -90,5 +92,34 @@ func TestHashFiles(t *testing.T) {
 	}
 	if !strings.HasPrefix(ids[1], "sha256:") || len(ids[1]) != len("sha256:")+64 {
 		t.Errorf("a path with a newline: id %q, want sha256:<hex>", ids[1])
+	}
+}
+
+// vbd's own git commands never act on a hook's index: the repository
+// variables vbd inherits are dropped, unless a caller passes them.
+func TestGitDropsInheritedRepoVariables(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	if _, err := (GitCmd{Dir: dir, Writes: true}).Run(t.Context(), "init", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_INDEX_FILE", "/elsewhere/index")
+	t.Setenv("GIT_DIR", "/elsewhere/.git")
+	out, err := Git(t.Context(), dir, "rev-parse", "--git-path", "index")
+	if err != nil {
+		t.Fatalf("inherited repository variables reached git: %v", err)
+	}
+	if got := strings.TrimSpace(string(out)); got != ".git/index" {
+		t.Errorf("index %q, want .git/index: GIT_INDEX_FILE was inherited", got)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "GIT_DIR=" + filepath.Join(dir, ".git"), "GIT_INDEX_FILE=/explicit/index"}
+	out, err = GitCmd{Dir: dir, Env: env}.Run(t.Context(), "rev-parse", "--git-path", "index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "/explicit/index" {
+		t.Errorf("index %q, want the explicit /explicit/index", got)
 	}
 }

@@ -29,16 +29,11 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return fmt.Errorf("find the working directory: %w", err)
 	}
+	// The hook's repository variables (GIT_INDEX_FILE…) stay in vbd's
+	// environment: its own git commands drop them unless passed on
+	// purpose (state.GitCmd), and githook hands them to git explicitly
+	// where it means the index being committed.
 	environ := os.Environ()
-	// vbd's own git commands (listing files, the fingerprint) inherit its
-	// environment; they must not see the hook's GIT_INDEX_FILE either when
-	// they run in a snapshot. The checks get their environment from
-	// environ, untouched by this.
-	for _, k := range githook.RepoEnvNames(environ) {
-		if err := os.Unsetenv(k); err != nil {
-			return fmt.Errorf("clear %s: %w", k, err)
-		}
-	}
 	req := githook.PreCommitRequest{
 		Dir: g.Dir, Cwd: cwd, Environ: environ, Quick: p.Quick, All: p.All,
 		Budget: time.Duration(p.Budget), Hook: p.Hook, Out: e.stdout, Warn: e.stderr,

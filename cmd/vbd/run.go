@@ -20,7 +20,7 @@ type runCmd struct {
 	Quick    bool        `help:"Cheap checks only (vet, lint, typecheck, build); test steps are shown as skipped."`
 	Budget   positiveDur `placeholder:"DUR" help:"Total wall-clock budget (default 10m, or budget in .vbd.toml). Checks not started in time are 'not run (budget)': exit 1."`
 	Timeout  positiveDur `placeholder:"DUR" help:"Cap on any single check (default: the budget)."`
-	Jobs     jobsCount   `short:"j" placeholder:"N" help:"Checks run at once (default: the number of CPUs)."`
+	Jobs     jobsCount   `short:"j" placeholder:"N" help:"Checks run at once (default: every check at once, up to 16)."`
 	FailFast bool        `help:"Start no new check after the first failure."`
 	Format   string      `enum:"table,json,junit,github" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
 	NoCache  bool        `help:"Run every check even when a passing receipt matches this tree."`
