@@ -118,8 +118,12 @@ type Env struct {
 	Stdout, Stderr  io.Writer
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
-	// Verify runs the checks. It must stop when ctx is done.
+	// Verify runs the checks. It must stop when ctx is done. nil means
+	// the gate itself (gate.Verify), with Environ as the environment the
+	// checks start from.
 	Verify func(ctx context.Context, req Request) (*Run, error)
+	// Environ is the environment checks start from when Verify is nil.
+	Environ []string
 	// Locate returns the repository root and vbd's state dir for dir; nil
 	// means state.Find and state.Dir.
 	Locate func(dir string) (root, stateDir string, err error)

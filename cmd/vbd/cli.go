@@ -6,15 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
-	"time"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/vbd-dev/vbd/gate"
-	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -57,9 +53,9 @@ type exitRequest struct{ code int }
 // returns a code from the verdict table: kong's usage code 80 and Go's
 // panic code 2-with-a-trace must never reach a harness as "allow".
 func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, forced, stop := interruptContext()
+	ctx, forced, stop := gate.InterruptContext()
 	defer stop()
-	return withForce(forced, func() int { return run(ctx, args, stdin, stdout, stderr) })
+	return gate.WithForce(forced, verdict.ExitFailed, func() int { return run(ctx, args, stdin, stdout, stderr) })
 }
 
 // run parses the command line and runs the command.
@@ -126,73 +122,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "vbd: error: %v\n", err)
 	}
 	return verdict.ExitCodeOf(err)
-}
-
-// interruptContext is cancelled, with runner.ErrInterrupted as its cause,
-// on the first stop signal: the runner then stops every check's process
-// group, and vbd answers (a block, in hook mode) and writes its receipt.
-// A second signal kills every check's group at once and closes forced:
-// vbd then ends without waiting for the runner's grace period.
-func interruptContext() (ctx context.Context, forced <-chan struct{}, stop func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	sigs := make(chan os.Signal, 4)
-	// Ctrl-C; a harness or CI cancelling vbd (TERM); a closed terminal
-	// (HUP); Ctrl-\ (QUIT, which must not dump Go's stacks); a closed
-	// output pipe (PIPE: vbd still stops its checks and writes its receipt).
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
-	done := make(chan struct{})
-	force := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-			cancel(runner.ErrInterrupted)
-		case <-done:
-			return
-		}
-		select {
-		case <-sigs:
-			gate.KillChecks()
-			close(force)
-		case <-done:
-			return
-		}
-		for {
-			select {
-			case <-sigs:
-				gate.KillChecks()
-			case <-done:
-				return
-			}
-		}
-	}()
-	return ctx, force, func() {
-		signal.Stop(sigs)
-		close(done)
-		cancel(nil)
-	}
-}
-
-// forcedGrace is how long vbd waits, after a second signal killed the
-// checks, for its answer and receipt: they follow within milliseconds once
-// no check is left to wait for.
-const forcedGrace = time.Second
-
-// withForce runs f, and returns early with "failed" when forced closes
-// and f has not finished within forcedGrace: a second signal ends vbd.
-func withForce(forced <-chan struct{}, f func() int) int {
-	result := make(chan int, 1)
-	go func() { result <- f() }()
-	select {
-	case code := <-result:
-		return code
-	case <-forced:
-	}
-	select {
-	case code := <-result:
-		return code
-	case <-time.After(forcedGrace):
-		return verdict.ExitFailed
-	}
 }
 
 type versionCmd struct{}

@@ -13,9 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/mattn/go-isatty"
 
-	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/harness"
-	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -210,29 +208,8 @@ func runHook(ctx context.Context, o harness.Options, e env) int {
 		StdinIsTerminal: hookStdinIsTerminal(e.stdin),
 		Stdout:          e.stdout,
 		Stderr:          e.stderr,
-		Verify:          hookVerify,
+		Environ:         os.Environ(),
 	})
-}
-
-// hookVerify runs the same plan, run and verdict as `vbd`, and hands the
-// hook a way to save the receipt once it has decided what to answer.
-func hookVerify(ctx context.Context, r harness.Request) (*harness.Run, error) {
-	v, err := gate.Verify(ctx, gate.Request{
-		Dir: r.Dir, Quick: r.Quick, Budget: r.Budget, Environ: os.Environ(),
-		Caller: receipt.Caller{Kind: gate.CallerHook, Harness: string(r.Harness), Event: r.Event, Session: r.Session, TaskID: r.TaskID},
-	})
-	if err != nil {
-		return nil, err
-	}
-	run := &harness.Run{Root: v.Repo.Root, Outcomes: v.Outcomes, Verdict: v.Verdict, Warnings: v.Warnings, Reused: v.Reused != nil, Elapsed: v.Elapsed()}
-	run.Record = func(rec harness.Recorded) error {
-		v.Hook = &receipt.Hook{Decision: rec.Decision, CapOverride: rec.CapOverride, Message: rec.Message,
-			StopHookActive: rec.StopHookActive, LoopCount: rec.LoopCount, Blocks: rec.Blocks,
-			UnchangedTree: rec.Unchanged, Claim: rec.Claim}
-		_, err := v.Save(nil)
-		return err
-	}
-	return run, nil
 }
 
 func hookStdinIsTerminal(r any) bool {

@@ -58,51 +58,12 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 		fmt.Fprintln(e.stdout, verdictWord(r.Verdict.Code))
 		return &verdict.CodeError{Code: r.Verdict.Code}
 	}
-	tree := receipt.Short(r.Fingerprint)
-	if tree == "" {
-		tree = "none: " + r.FingerprintNote
-	}
-	fmt.Fprintf(e.stdout, "receipt %s\n%s run by %s, started %s (%s ago); %s; tree %s\n",
-		receipt.Open(stateDir).Path(r.ID), r.Mode, callerText(r.Caller), r.Started.Local().Format("2006-01-02 15:04:05"),
-		receipt.Ago(r, time.Now()), r.Verified, tree)
-	for _, n := range lastNotes(r) {
-		fmt.Fprintln(e.stdout, n)
-	}
+	report.ReceiptHeader(e.stdout, r, receipt.Open(stateDir).Path(r.ID), time.Now())
 	fmt.Fprintln(e.stdout)
 	if err := report.Results(e.stdout, r.Outcomes(), r.Verdict.Decision(), r.Warnings, g.reportOptions(e.stdout, false)); err != nil {
 		return err
 	}
 	return &verdict.CodeError{Code: r.Verdict.Code}
-}
-
-// lastNotes are what the receipt says beyond its table: how the run ended
-// if a signal cut it, and what the hook answered, above all a release by
-// the block cap, which let the agent stop on work that is NOT verified.
-func lastNotes(r *receipt.Receipt) []string {
-	var notes []string
-	if r.Interrupted {
-		notes = append(notes, "interrupted: a signal stopped vbd before every check finished, so this run verified nothing")
-	}
-	h := r.Hook
-	if h == nil {
-		return notes
-	}
-	switch {
-	case h.CapOverride:
-		notes = append(notes, "released by the cap: NOT verified (the hook let the stop through after its block limit; the verdict below still stands)")
-	case h.Decision != "":
-		answer := "hook answered: " + h.Decision
-		if h.Decision == "block" {
-			answer += fmt.Sprintf(" (%d consecutive)", h.Blocks)
-		}
-		notes = append(notes, answer)
-	}
-	if h.Claim != "" {
-		notes = append(notes, fmt.Sprintf("the agent claimed %q on a tree unchanged since the session started, so vbd verified it", h.Claim))
-	} else if h.UnchangedTree {
-		notes = append(notes, "the tree was unchanged since the session started")
-	}
-	return notes
 }
 
 // verdictWord is the verdict as one shell-friendly word.
@@ -114,20 +75,4 @@ func verdictWord(code int) string {
 		return "failed"
 	}
 	return "nothing-verified"
-}
-
-func callerText(c receipt.Caller) string {
-	switch {
-	case c.Kind == "hook" && c.Harness != "":
-		s := "the " + c.Harness + " hook"
-		if c.Event != "" {
-			s += " (" + c.Event + ")"
-		}
-		return s
-	case c.Kind == "git":
-		return "git pre-commit"
-	case c.Kind == "":
-		return "an unknown caller"
-	}
-	return c.Kind
 }
