@@ -20,17 +20,17 @@ var (
 
 // npmScript is one package.json script with what its body does.
 type npmScript struct {
-	name, body string
-	traits     scriptTraits
-	parsed     bool
+	name   string
+	traits scriptTraits
 }
 
 // scriptTraitsIn reads a script's body and, one level deep, the bodies of
-// the scripts it runs (`"lint": "npm run lint:js"`).
-func scriptTraitsIn(scripts map[string]string, name string) (scriptTraits, bool) {
+// the scripts it runs (`"lint": "npm run lint:js"`). A body it cannot
+// parse has no traits.
+func scriptTraitsIn(scripts map[string]string, name string) scriptTraits {
 	cmds, err := Commands(scripts[name])
 	if err != nil {
-		return scriptTraits{}, false
+		return scriptTraits{}
 	}
 	t := traitsOf(cmds)
 	for _, sub := range t.runs {
@@ -46,7 +46,7 @@ func scriptTraitsIn(scripts map[string]string, name string) (scriptTraits, bool)
 			t.install = t.install || st.install
 		}
 	}
-	return t, true
+	return t
 }
 
 // skipReason says why a script that is not chosen is not a check.
@@ -121,8 +121,8 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 	slices.Sort(names)
 	info := map[string]npmScript{}
 	for _, name := range names {
-		t, ok := scriptTraitsIn(pj.scripts, name)
-		info[name] = npmScript{name: name, body: pj.scripts[name], traits: t, parsed: ok}
+		t := scriptTraitsIn(pj.scripts, name)
+		info[name] = npmScript{name: name, traits: t}
 		if t.install && serial == "" {
 			serial = "install " + d.workspaceOf(dir)
 		}

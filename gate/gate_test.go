@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -46,13 +47,12 @@ type fakeRunner struct {
 	mu    sync.Mutex
 	calls int
 	tasks []runner.Task
-	opts  runner.Options
 }
 
 func (f *fakeRunner) Run(ctx context.Context, tasks []runner.Task, opts runner.Options) []runner.Result {
 	f.mu.Lock()
 	f.calls++
-	f.tasks, f.opts = tasks, opts
+	f.tasks = tasks
 	f.mu.Unlock()
 	out := make([]runner.Result, len(tasks))
 	stopped := false
@@ -145,6 +145,11 @@ type row struct {
 	name   string
 	status verdict.Status
 	reason verdict.Reason
+}
+
+// String shows a row in a failure message.
+func (r row) String() string {
+	return fmt.Sprintf("{%s %s %s}", r.name, r.status, r.reason)
 }
 
 func rows(outs []verdict.Outcome) []row {

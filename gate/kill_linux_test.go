@@ -34,7 +34,10 @@ func TestKillChecks(t *testing.T) {
 		t.Errorf("killed %d groups, want 1", n)
 	}
 	select {
-	case <-done:
+	case err := <-done:
+		if err == nil {
+			t.Error("the check's leader exited cleanly, want it killed by a signal")
+		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the check's group was not killed")
 	}

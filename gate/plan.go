@@ -71,15 +71,11 @@ func Limits(req Request, cfg *detect.Config) (budget time.Duration, jobs int) {
 	return budget, max(jobs, 0)
 }
 
-// Tasks turns the runnable checks into the runner's tasks, each with its
+// tasksOf turns the runnable checks into the runner's tasks, each with its
 // environment built from environ, and returns the variables cleared for
-// checks (the same for every check).
-func Tasks(root string, runnable []detect.Check, environ []string, timeout time.Duration) ([]runner.Task, []string) {
-	return tasksOf(root, runnable, environ, timeout, nil)
-}
-
-// tasksOf is Tasks with each check's expected duration (by plan-runnable
-// index; nil when none is known), so that the longest starts first.
+// checks (the same for every check). expected holds each check's expected
+// duration (by plan-runnable index; nil when none is known), so that the
+// longest starts first.
 func tasksOf(root string, runnable []detect.Check, environ []string, timeout time.Duration, expected []time.Duration) ([]runner.Task, []string) {
 	_, cleared := runner.Environ(environ, nil)
 	tasks := make([]runner.Task, 0, len(runnable))

@@ -36,6 +36,8 @@ func (o Owner) Describe() string {
 		return "the pre-commit framework's hook"
 	case OwnerNone:
 		return "no hook"
+	case OwnerOther:
+		return "the existing hook"
 	}
 	return "the existing hook"
 }

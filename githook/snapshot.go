@@ -294,8 +294,9 @@ func removeAll(dir string) error {
 	return nil
 }
 
-// stageEntry is one line of `git ls-files --stage`.
-type stageEntry struct{ mode, sha, stage, path string }
+// stageEntry is one line of `git ls-files --stage` (its stage number is
+// not kept: nothing reads it).
+type stageEntry struct{ mode, sha, path string }
 
 func parseStage(out []byte) []stageEntry {
 	var entries []stageEntry
@@ -305,7 +306,7 @@ func parseStage(out []byte) []stageEntry {
 		if !ok || len(f) != 3 {
 			continue
 		}
-		entries = append(entries, stageEntry{mode: f[0], sha: f[1], stage: f[2], path: p})
+		entries = append(entries, stageEntry{mode: f[0], sha: f[1], path: p})
 	}
 	return entries
 }

@@ -149,7 +149,7 @@ func TestMaterialiseNoHead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Remove()
+	removeAtCleanup(t, s)
 	if b, _ := os.ReadFile(filepath.Join(s.Dir, "a.txt")); string(b) != "staged\n" {
 		t.Errorf("a.txt = %q", b)
 	}
@@ -172,7 +172,7 @@ func TestMaterialiseUninitialisedSubmodule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Remove()
+	removeAtCleanup(t, s)
 	if !strings.Contains(strings.Join(s.Notes, "\n"), "submodule sub is not checked out") {
 		t.Errorf("notes %q do not explain the empty submodule", s.Notes)
 	}
@@ -192,7 +192,7 @@ func TestMaterialiseAvoidsATempDirInsideTheWorkTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Remove()
+	removeAtCleanup(t, s)
 	if !within(s.Dir, filepath.Join(r.dir, ".git")) {
 		t.Errorf("snapshot at %s, want inside the git dir when TMPDIR is in the work tree", s.Dir)
 	}
@@ -283,7 +283,7 @@ func TestMaterialiseShallowClone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Remove()
+	removeAtCleanup(t, s)
 	if len(s.Notes) != 0 {
 		t.Errorf("notes: %q", s.Notes)
 	}
@@ -321,11 +321,22 @@ func TestMaterialiseLinksOnlyInsideTheSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Remove()
+	removeAtCleanup(t, s)
 	if entries, _ := os.ReadDir(filepath.Join(outside, "app")); len(entries) != 0 {
 		t.Errorf("Materialise wrote %v outside the snapshot, through the committed symlink", entries)
 	}
 	if len(s.Linked) != 0 {
 		t.Errorf("linked %q", s.Linked)
 	}
+}
+
+// removeAtCleanup removes the snapshot when the test ends, failing the test
+// when it cannot.
+func removeAtCleanup(t *testing.T, s *Snapshot) {
+	t.Helper()
+	t.Cleanup(func() {
+		if err := s.Remove(); err != nil {
+			t.Error(err)
+		}
+	})
 }

@@ -213,7 +213,7 @@ func TestInspectSeesHiddenEdits(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer snap.Remove()
+			removeAtCleanup(t, snap)
 			if b, _ := os.ReadFile(filepath.Join(snap.Dir, "config.txt")); string(b) != "committed\n" {
 				t.Errorf("snapshot config.txt = %q, want the committed version", b)
 			}

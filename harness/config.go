@@ -150,6 +150,8 @@ func entry(spec Spec, command string, timeout time.Duration) *object {
 		hook.set("cwd", ".")
 		hook.set("timeoutSec", t)
 		return hook
+	case groupShape, matcherShape, geminiShape:
+		// A group holding the hook: built below.
 	}
 	group := newObject()
 	if spec.shape == matcherShape || spec.shape == geminiShape {

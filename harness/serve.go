@@ -51,7 +51,10 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 		g.dir = "."
 	}
 	if len(problems) > 0 {
-		g.locate()
+		// Best effort: outside a repository the outcome is recorded in
+		// the fallback state dir (see store), so a locate error changes
+		// nothing here.
+		_, _, _ = g.locate()
 		return g.finish(outcome{
 			decision:  Decision{Block: true, Reason: report.HookUsageReason(problems, string(g.in.Harness))},
 			summary:   "vbd hook's command line is wrong: " + strings.Join(problems, "; "),

@@ -138,6 +138,9 @@ func CommandChange(n Name, before Installed, found bool, command string, timeout
 			"until you trust it again: run codex, open /hooks and trust vbd's hook. Until then the gate is off."
 	case Gemini:
 		return "vbd: " + what + ". Gemini CLI fingerprints project hooks and treats a changed one as new: it warns about it on its next run."
+	case Claude, Copilot, Cursor, Devin, OpenHands, Auto, Unknown:
+		// These do not tie their trust to the hook's command: the plain
+		// notice below is all there is to say.
 	}
 	return "vbd: " + what + "."
 }
@@ -166,6 +169,8 @@ func TrustSteps(n Name, root string) []string {
 			fmt.Sprintf("Trust %s when copilot asks (it is saved in trustedFolders in ~/.copilot/config.json), or run copilot with --trust-folder, COPILOT_ALLOW_ALL=true or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true.", root),
 			"`vbd doctor` checks it.",
 		}
+	case Claude, Cursor, Devin, OpenHands, Auto, Unknown:
+		// These run project hooks without a trust step.
 	}
 	return nil
 }
@@ -189,6 +194,8 @@ func MaxBlocksWarning(n Name, maxBlocks int) string {
 		return "note: with --max-blocks 0, Copilot CLI's own cap ends the turn after 8 consecutive blocks, without vbd's NOT verified message."
 	case Cursor:
 		return "note: with --max-blocks 0, Cursor's loop_limit (default 5) ends the follow-ups, without vbd's NOT verified message."
+	case Devin, OpenHands, Auto, Unknown:
+		// Nothing measured about their behaviour without vbd's cap.
 	}
 	return ""
 }

@@ -43,6 +43,8 @@ func (s TrustState) String() string {
 		return "trusted"
 	case Untrusted:
 		return "NOT trusted"
+	case TrustUnknown:
+		return "unknown"
 	}
 	return "unknown"
 }
@@ -98,6 +100,8 @@ func CheckTrust(ctx context.Context, n Name, o TrustOptions) Trust {
 		return GeminiTrust(o)
 	case Copilot:
 		return CopilotTrust(o)
+	case Claude, Cursor, Devin, OpenHands, Auto, Unknown:
+		// No trust step: answered below.
 	}
 	return Trust{Harness: n, State: TrustNotNeeded, Message: specOf(n).Title + " runs project hooks without a trust step"}
 }

@@ -21,7 +21,7 @@ var ErrNotGit = state.ErrNotGit
 const fingerprintVersion = "vbd.fingerprint/v1"
 
 // Tree is one look at a git work tree, shared by detection (Files), the
-// fingerprint (FingerprintOf, TakeOf) and the tree guard (Stamp.RecheckTree).
+// fingerprint (TakeOf) and the tree guard (Stamp.RecheckTree).
 // See state.Tree.
 type Tree = state.Tree
 
@@ -41,7 +41,7 @@ func Walk(ctx context.Context, dir string, staged bool) (*Tree, error) {
 //
 // It never writes to the repository (see state.Tree for the git commands
 // and their cost). Outside a git work tree it returns ErrNotGit. A run
-// that has a Tree already uses FingerprintOf.
+// that has a Tree already uses TakeOf.
 func Fingerprint(repoRoot string, extra ...string) (string, error) {
 	return fingerprint(repoRoot, false, extra)
 }
@@ -60,15 +60,6 @@ func fingerprint(root string, staged bool, extra []string) (string, error) {
 		return "", err
 	}
 	return combine(tree, staged, extra), nil
-}
-
-// FingerprintOf is Fingerprint of a Tree already walked.
-func FingerprintOf(ctx context.Context, t *Tree, extra ...string) (string, error) {
-	d, err := t.Digest(ctx)
-	if err != nil {
-		return "", err
-	}
-	return combine(d, t.IndexOnly(), extra), nil
 }
 
 // treeOf is the digest of the tree part of a fingerprint.
@@ -101,7 +92,7 @@ func field(h hash.Hash, s string) {
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
 	h.Write(n[:])
-	io.WriteString(h, s)
+	_, _ = io.WriteString(h, s) // a hash.Hash's Write never returns an error
 }
 
 // changed is state.Changed: what differs between two looks at a tree.

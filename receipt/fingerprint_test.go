@@ -112,7 +112,11 @@ func TestFingerprintSensitive(t *testing.T) {
 			change: func(t *testing.T, dir string) { git(t, dir, "reset", "-q", "a.go") },
 		},
 		"executable bit": {
-			change: func(t *testing.T, dir string) { os.Chmod(filepath.Join(dir, "a.go"), 0o755) },
+			change: func(t *testing.T, dir string) {
+				if err := os.Chmod(filepath.Join(dir, "a.go"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			},
 		},
 		"commit moves HEAD with a clean tree": {
 			before: func(t *testing.T, dir string) { write(t, dir, "a.go", "package a // next\n") },
@@ -123,10 +127,18 @@ func TestFingerprintSensitive(t *testing.T) {
 			change: func(t *testing.T, dir string) { write(t, dir, "a.go", "package a // hidden edit\n") },
 		},
 		"symlink retargeted": {
-			before: func(t *testing.T, dir string) { os.Symlink("a.go", filepath.Join(dir, "link")) },
+			before: func(t *testing.T, dir string) {
+				if err := os.Symlink("a.go", filepath.Join(dir, "link")); err != nil {
+					t.Fatal(err)
+				}
+			},
 			change: func(t *testing.T, dir string) {
-				os.Remove(filepath.Join(dir, "link"))
-				os.Symlink("sub/b.go", filepath.Join(dir, "link"))
+				if err := os.Remove(filepath.Join(dir, "link")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink("sub/b.go", filepath.Join(dir, "link")); err != nil {
+					t.Fatal(err)
+				}
 			},
 		},
 	}

@@ -187,6 +187,8 @@ func (r *Receipt) complete() bool {
 			return false
 		case verdict.Pass, verdict.Fail, verdict.Vacuous:
 			ran = ran || !c.Started.IsZero()
+		case verdict.Error, verdict.Skipped, verdict.Setup:
+			// Neither proves a run nor marks one cut short.
 		}
 	}
 	return ran

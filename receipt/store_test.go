@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func sample(fp string, code int, mode Mode) *Receipt {
 
 func TestSaveLoadLatest(t *testing.T) {
 	s := Open(t.TempDir())
-	if _, _, err := s.Latest(); err != ErrNone {
+	if _, _, err := s.Latest(); !errors.Is(err, ErrNone) {
 		t.Fatalf("empty store: err = %v, want ErrNone", err)
 	}
 	r := sample(strings.Repeat("a", 64), 1, Full)
@@ -271,7 +272,7 @@ func TestCheckRoundTripAndTailBound(t *testing.T) {
 // cut by the budget or interrupted, and not a run of the other mode.
 func TestLastComplete(t *testing.T) {
 	s := Open(t.TempDir())
-	if _, err := s.LastComplete(Full); err != ErrNone {
+	if _, err := s.LastComplete(Full); !errors.Is(err, ErrNone) {
 		t.Fatalf("empty store: err = %v, want ErrNone", err)
 	}
 	save := func(r *Receipt, at time.Time) *Receipt {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -53,27 +52,20 @@ func DetectTerm(w io.Writer, mode ColorMode, getenv func(string) string) Term {
 		}
 	}
 	t.Live = t.TTY && getenv("TERM") != "dumb"
+	auto := t.TTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 	switch mode {
 	case ColorAlways:
 		t.Color = true
 	case ColorNever:
 		t.Color = false
+	case ColorAuto:
+		t.Color = auto
 	default:
-		t.Color = t.TTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+		// An unset mode ("") is auto too.
+		t.Color = auto
 	}
 	t.Unicode = UTF8Locale(getenv)
 	return t
-}
-
-// ParseColorMode checks a --color value.
-func ParseColorMode(s string) (ColorMode, error) {
-	switch m := ColorMode(s); m {
-	case "", ColorAuto:
-		return ColorAuto, nil
-	case ColorAlways, ColorNever:
-		return m, nil
-	}
-	return "", fmt.Errorf("--color must be auto, always or never, got %q", s)
 }
 
 // UTF8Locale reports whether the locale's character set is UTF-8, reading
@@ -109,15 +101,15 @@ func (p palette) bold(s string) string   { return p.wrap("1", s) }
 
 // symbols are the marks vbd draws, in Unicode or plain ASCII.
 type symbols struct {
-	pass, fail, warn, skip, ellipsis, arrow string
-	spinner                                 []string
+	pass, fail, warn, skip, ellipsis string
+	spinner                          []string
 }
 
 func newSymbols(unicode bool) symbols {
 	if unicode {
-		return symbols{pass: "✓", fail: "✗", warn: "!", skip: "–", ellipsis: "…", arrow: "→",
+		return symbols{pass: "✓", fail: "✗", warn: "!", skip: "–", ellipsis: "…",
 			spinner: []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}}
 	}
-	return symbols{pass: "+", fail: "x", warn: "!", skip: "-", ellipsis: "...", arrow: "->",
+	return symbols{pass: "+", fail: "x", warn: "!", skip: "-", ellipsis: "...",
 		spinner: []string{"|", "/", "-", `\`}}
 }

@@ -43,6 +43,8 @@ func GitHub(w, summary io.Writer, r *receipt.Receipt) error {
 			workflowCommand(&b, "error", title, msg)
 		case verdict.Vacuous:
 			workflowCommand(&b, "warning", title, c.Name+" proved nothing: "+c.Detail)
+		case verdict.Pass, verdict.Skipped:
+			// Nothing to annotate: the table and the verdict line say it.
 		}
 	}
 	level, msg := "error", r.Verdict.Summary
@@ -195,6 +197,8 @@ func statusMark(status string) string {
 		return "⚠️"
 	case verdict.Skipped:
 		return "➖"
+	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.NotRun, verdict.Interrupted, verdict.Setup:
+		return "❌"
 	}
 	return "❌"
 }

@@ -100,6 +100,8 @@ func JUnit(w io.Writer, r *receipt.Receipt) error {
 		case verdict.Skipped, verdict.Vacuous:
 			tc.Skipped = &junitMessage{Message: label, Body: body}
 			suite.Skipped++
+		case verdict.Pass:
+			// A passing test case is a bare <testcase>.
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}

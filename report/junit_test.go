@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"io"
 	"slices"
 	"strconv"
@@ -62,7 +63,7 @@ func validateJUnit(t *testing.T, data []byte) {
 	roots := 0
 	for {
 		tok, err := dec.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

@@ -264,6 +264,8 @@ func (p *Progress) judge(e runner.Event) (word string, ok bool, detail string) {
 				return "could not run", false, detail
 			case verdict.Skipped, verdict.NotRun:
 				return string(o.Status), true, detail
+			case verdict.Fail:
+				return "failed", false, detail
 			}
 			return "failed", false, detail
 		}

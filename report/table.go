@@ -47,6 +47,8 @@ func (p palette) status(s verdict.Status, text string) string {
 		return p.red(text)
 	case verdict.Vacuous:
 		return p.yellow(text)
+	case verdict.Skipped:
+		return p.faint(text)
 	}
 	return p.faint(text)
 }
@@ -171,6 +173,8 @@ func Failing(o verdict.Outcome) bool {
 	switch o.Status {
 	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted, verdict.Setup:
 		return true
+	case verdict.Pass, verdict.Skipped, verdict.NotRun, verdict.Vacuous:
+		return false
 	}
 	return false
 }

@@ -87,15 +87,6 @@ func (g grid) line(b *strings.Builder, row int, cells []string, widths []int) {
 	b.WriteString("\n")
 }
 
-// fitWidth cuts s to width display columns with an ellipsis; zero width
-// leaves it whole.
-func fitWidth(s string, width int, ellipsis string) string {
-	if width <= 0 || runewidth.StringWidth(s) <= width {
-		return s
-	}
-	return runewidth.Truncate(s, width, ellipsis)
-}
-
 // flat joins s onto one line, for a table cell.
 func flat(s string) string {
 	// Split on whitespace first: Strip drops a newline as a control byte.

@@ -79,7 +79,7 @@ func (l *cappedLog) put(b []byte) {
 	off := l.flushed
 	for len(b) > 0 && l.err == nil {
 		var at int64
-		chunk := b
+		var chunk []byte
 		if off < l.head {
 			at = off
 			chunk = b[:min(int64(len(b)), l.head-off)]

@@ -173,9 +173,6 @@ const (
 // IsFailFast reports whether a result was never started because of fail-fast.
 func IsFailFast(r Result) bool { return errors.Is(r.Cause, ErrFailFast) }
 
-// IsBudget reports whether the budget cut the task, before or during its run.
-func IsBudget(r Result) bool { return errors.Is(r.Cause, ErrBudget) }
-
 // budgetContext derives the run's context, carrying ErrBudget as its cause
 // when the budget runs out.
 func budgetContext(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {

@@ -27,6 +27,13 @@ type fileKey struct {
 	mtime, ctime int64
 }
 
+// same reports whether two stats say the same about the content: every
+// field, spelled out so that a field added later is a choice here too.
+func (k fileKey) same(o fileKey) bool {
+	return k.ok == o.ok && k.dev == o.dev && k.ino == o.ino && k.mode == o.mode &&
+		k.size == o.size && k.mtime == o.mtime && k.ctime == o.ctime
+}
+
 // coarse reports whether the file system keeps whole seconds only.
 func (k fileKey) coarse() bool { return k.mtime%1e9 == 0 && k.ctime%1e9 == 0 }
 
@@ -145,7 +152,7 @@ func field(h hash.Hash, s string) {
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
 	h.Write(n[:])
-	io.WriteString(h, s)
+	_, _ = io.WriteString(h, s) // a hash.Hash's Write never returns an error
 }
 
 // contents fills in each entry's content: "deleted", "missing", a
@@ -195,7 +202,7 @@ func (t *Tree) contents(ctx context.Context) error {
 		}
 		e.key = keyOf(info)
 		e.cacheable = !e.key.racy(at)
-		if p := prev[e.path]; p != nil && e.cacheable && p.key == e.key {
+		if p := prev[e.path]; p != nil && e.cacheable && p.key.same(e.key) {
 			e.content = p.content
 			continue
 		}

@@ -374,7 +374,7 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	}
 	var wg sync.WaitGroup
 	fi, err := os.Stat(n.indexPath)
-	if err == nil && t.indexKey.ok && keyOf(fi) == t.indexKey && !t.indexKey.coarse() {
+	if err == nil && t.indexKey.ok && keyOf(fi).same(t.indexKey) && !t.indexKey.coarse() {
 		n.index, n.indexKey, n.tracked = t.index, t.indexKey, t.tracked
 	} else {
 		// Untracked files come from status here, so ls-files lists the

@@ -168,8 +168,16 @@ func TestRecheckMatchesAFreshWalk(t *testing.T) {
 			runGit(t, root, "add", "-A")
 			runGit(t, root, "commit", "-qm", "more")
 		},
-		"remove tracked": func(t *testing.T, root string) { os.Remove(filepath.Join(root, "clean.go")) },
-		"chmod":          func(t *testing.T, root string) { os.Chmod(filepath.Join(root, "new.txt"), 0o755) },
+		"remove tracked": func(t *testing.T, root string) {
+			if err := os.Remove(filepath.Join(root, "clean.go")); err != nil {
+				t.Fatal(err)
+			}
+		},
+		"chmod": func(t *testing.T, root string) {
+			if err := os.Chmod(filepath.Join(root, "new.txt"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		},
 		"nested repository": func(t *testing.T, root string) {
 			nested := filepath.Join(root, "vendor-repo")
 			runGit(t, root, "init", "-q", nested)

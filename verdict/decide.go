@@ -59,6 +59,8 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 			label = "passed"
 		case Fail:
 			label = "failed"
+		case Timeout, Error, Vacuous, Interrupted, Setup:
+			// Labelled by the status itself.
 		}
 		if byLabel[label] == 0 {
 			labelOrder = append(labelOrder, label)
@@ -81,6 +83,8 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 				budgetCut = true
 			case ReasonCheckLimit:
 				limitHit = true
+			case ReasonCoveredBy, ReasonScope, ReasonFailFast, ReasonSetup, ReasonWriter, ReasonEscaped, ReasonInterrupted:
+				// The failure speaks for itself: no summary flag.
 			}
 		case o.Status == NotRun:
 			failing = append(failing, fmt.Sprintf("%s (not run: %s)", o.Check.Name, o.Detail))

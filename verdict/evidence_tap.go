@@ -38,7 +38,6 @@ type tapBlock struct {
 type tapLeaf struct {
 	ok        bool
 	directive string // "skip", "todo" or ""
-	indent    int
 	suite     bool
 	name      string
 }
@@ -100,7 +99,7 @@ func (s *textScanner) tapPointLine(indent int, ok bool, desc, l []byte) {
 		}
 		return
 	}
-	b.pending = tapLeaf{ok: ok, directive: directive, indent: indent, name: tapName(desc)}
+	b.pending = tapLeaf{ok: ok, directive: directive, name: tapName(desc)}
 	b.hasPending = true
 	if !ok && directive == "" {
 		// The point and its YAML block, which is indented deeper.

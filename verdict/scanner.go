@@ -31,9 +31,12 @@ func NewScanner(c detect.Check) EvidenceScanner {
 		return newGoToolScanner(goBuild)
 	case detect.RunnerPreCommit:
 		return newPreCommitScanner()
-	default:
-		// RunnerNPM, RunnerMake, RunnerOpaque and any runner added later:
+	case detect.RunnerNPM, detect.RunnerMake, detect.RunnerOpaque, detect.RunnerPytest, detect.RunnerCargo:
+		// Wrappers and runners without a parser of their own:
 		// recognising a runner's output costs nothing when it is absent.
+		return newTextScanner(c)
+	default:
+		// Any runner added later (or none) gets the universal scanner too.
 		return newTextScanner(c)
 	}
 }

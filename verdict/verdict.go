@@ -45,6 +45,8 @@ func (s Status) failing() bool {
 	switch s {
 	case Fail, Timeout, Error, Interrupted, Setup:
 		return true
+	case Pass, Skipped, NotRun, Vacuous:
+		return false
 	}
 	return false
 }
@@ -251,6 +253,8 @@ func judge(c detect.Check, r runner.Result) Outcome {
 	case runner.Interrupted:
 		o.Status, o.Detail, o.Reason = Interrupted, "vbd was interrupted", ReasonInterrupted
 		return o
+	case runner.Exited:
+		// Judged by its exit code and evidence below.
 	}
 	code := r.ExitCode
 	o.ExitCode = &code
