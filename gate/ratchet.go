@@ -3,9 +3,7 @@ package gate
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"strconv"
@@ -270,32 +268,7 @@ func skippedIn(logPath string, lost []LostTest) map[string]bool {
 // newest first or oldest first; nil when none does. Unreadable receipts
 // are passed over.
 func FindReceipt(stateDir string, newestFirst bool, match func(*receipt.Receipt) bool) (*receipt.Receipt, error) {
-	st := receipt.Open(stateDir)
-	entries, err := os.ReadDir(st.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list receipts: %w", err)
-	}
-	ids := make([]string, 0, len(entries))
-	for _, e := range entries {
-		name := e.Name()
-		if e.Type().IsRegular() && !strings.HasPrefix(name, ".") && strings.HasSuffix(name, ".json") {
-			ids = append(ids, strings.TrimSuffix(name, ".json"))
-		}
-	}
-	slices.Sort(ids)
-	if newestFirst {
-		slices.Reverse(ids)
-	}
-	for _, id := range ids {
-		r, err := st.Load(id)
-		if err == nil && match(r) {
-			return r, nil
-		}
-	}
-	return nil, nil
+	return receipt.Open(stateDir).Find(newestFirst, match)
 }
 
 // Verified is true for a receipt whose verdict was verified.

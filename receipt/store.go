@@ -100,6 +100,24 @@ func (s Store) names() ([]string, error) {
 	return ids, nil
 }
 
+// Find returns the first receipt that match accepts, newest first or
+// oldest first; nil when none does. Unreadable receipts are passed over.
+func (s Store) Find(newestFirst bool, match func(*Receipt) bool) (*Receipt, error) {
+	ids, err := s.names()
+	if err != nil {
+		return nil, err
+	}
+	if !newestFirst {
+		slices.Reverse(ids)
+	}
+	for _, id := range ids {
+		if r, err := s.Load(id); err == nil && match(r) {
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
 // Load reads one receipt by id.
 func (s Store) Load(id string) (*Receipt, error) {
 	data, err := os.ReadFile(s.Path(id))
