@@ -38,5 +38,14 @@ func TestDetectGolangci(t *testing.T) {
 			git:    true,
 			checks: []want{{name: "golangci-lint", skipped: "covered by make lint"}},
 		},
+		// vbd's own Makefile: the tool's path is a make variable. Both
+		// checks running at once had golangci-lint refuse the second
+		// ("parallel golangci-lint is running").
+		"make lint running it through a variable covers it": {
+			fs: fsOf(".golangci.yaml", "", "Makefile", "GOBIN := $(shell go env GOPATH)/bin\nGOLANGCI ?= $(GOBIN)/golangci-lint\n"+
+				".PHONY: lint\nlint:\n\t$(GOLANGCI) run ./...\n"),
+			git:    true,
+			checks: []want{{name: "golangci-lint", skipped: "covered by make lint"}},
+		},
 	})
 }

@@ -39,6 +39,10 @@ type makefile struct {
 	// first target of the first rule.
 	defaultGoal string
 	goalSet     bool // .DEFAULT_GOAL was assigned
+	// vars are the file's plain variable assignments (NAME = value, :=,
+	// ::=, ?=), so that a recipe running `$(GOLANGCI) run` is read as the
+	// tool it names.
+	vars map[string]string
 }
 
 // maxIncludeDepth bounds nested includes; include cycles are also stopped.
@@ -52,6 +56,7 @@ func parseMakefile(file string, data []byte, read func(string) ([]byte, bool)) *
 		path:  file,
 		rules: map[string]*makeRule{},
 		phony: map[string]bool{},
+		vars:  map[string]string{},
 	}
 	seen := map[string]bool{file: true}
 	mf.parse(file, data, read, seen, 0)
@@ -163,8 +168,9 @@ func (mf *makefile) parse(file string, data []byte, read func(string) ([]byte, b
 }
 
 // assignment notices `.DEFAULT_GOAL := name`, which picks what a bare make
-// (or a sub-make without a target) builds.
+// (or a sub-make without a target) builds, and records plain variables.
 func (mf *makefile) assignment(t string) {
+	mf.variable(t)
 	rest, ok := strings.CutPrefix(t, ".DEFAULT_GOAL")
 	if !ok {
 		return
@@ -389,3 +395,47 @@ func (mf *makefile) vacuity(r *makeRule, exists func(string) bool) string {
 	}
 	return ""
 }
+
+// makeVarAssign is a plain variable assignment: NAME, its operator, value.
+var makeVarAssign = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*(:::=|::=|:=|\?=|=)\s*(.*)$`)
+
+// variable records NAME = value (and :=, ::=, ?=). `+=` and `!=` (a shell
+// command) are not followed; a ?= keeps an earlier value, as make does.
+func (mf *makefile) variable(t string) {
+	m := makeVarAssign.FindStringSubmatch(t)
+	if m == nil {
+		return
+	}
+	if _, set := mf.vars[m[1]]; set && m[2] == "?=" {
+		return
+	}
+	mf.vars[m[1]] = strings.TrimSpace(m[3])
+}
+
+// maxVarExpansions bounds nested variable expansion in a recipe line.
+const maxVarExpansions = 4
+
+// expandVars replaces $(NAME) and ${NAME} in a recipe line with the
+// file's plain values, a few levels deep; anything else ($(shell …), $@,
+// variables set elsewhere) is left for the shell parser to set aside.
+func (mf *makefile) expandVars(line string) string {
+	if len(mf.vars) == 0 || !strings.Contains(line, "$") {
+		return line
+	}
+	for range maxVarExpansions {
+		next := makeVarRef.ReplaceAllStringFunc(line, func(ref string) string {
+			if v, ok := mf.vars[ref[2:len(ref)-1]]; ok {
+				return v
+			}
+			return ref
+		})
+		if next == line {
+			break
+		}
+		line = next
+	}
+	return line
+}
+
+// makeVarRef is a reference to a variable by name: $(NAME) or ${NAME}.
+var makeVarRef = regexp.MustCompile(`\$[({][A-Za-z_][A-Za-z0-9_]*[)}]`)

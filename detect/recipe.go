@@ -70,7 +70,7 @@ func (mf *makefile) fingerprint(target string) (refs []makeRef, visited map[stri
 			visit(p)
 		}
 		for _, line := range r.recipe {
-			refs = append(refs, scanRecipe(line, mf.dir, visit)...)
+			refs = append(refs, scanRecipe(mf.expandVars(line), mf.dir, visit)...)
 		}
 	}
 	visit(target)
