@@ -129,6 +129,35 @@ func TestTextScannerNoFalsePositives(t *testing.T) {
 	}
 }
 
+// A suite whose own tests run other runners (vbd's testscript scripts run
+// pytest, cargo and jest on fixtures) prints their summaries indented
+// inside its log. Those are quoted output, not this run's results: vbd on
+// its own repository once called a passing make test "1 failed" because of
+// an indented pytest summary.
+func TestTextScannerIgnoresQuotedSummaries(t *testing.T) {
+	passing := strings.Join([]string{
+		"=== RUN   TestScript/vacuous_pytest",
+		"        > exec vbd",
+		"            ========================= 1 failed, 2 passed in 0.29s ==========================",
+		"            test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+		"            FAILED (failures=1)",
+		"            Tests:       1 failed, 1 passed, 2 total",
+		"    --- PASS: TestScript/vacuous_pytest (1.00s)",
+		"--- PASS: TestScript (1.00s)",
+		"PASS",
+		"ok  \texample.com/m\t1.0s",
+	}, "\n")
+	o := judgeText(detect.RunnerMake, detect.KindTest, 0, passing)
+	if o.Status != Pass || o.Evidence.Failed != 0 {
+		t.Errorf("quoted summaries: got %q, evidence %+v; want a pass", o.Label(), *o.Evidence)
+	}
+	// The same summary at the start of a line is the run's own.
+	o = judgeText(detect.RunnerMake, detect.KindTest, 0, "========================= 1 failed, 2 passed in 0.29s ==========================")
+	if o.Status != Fail {
+		t.Errorf("own pytest summary: got %q, want a failure", o.Label())
+	}
+}
+
 func TestPreCommitScannerCases(t *testing.T) {
 	cases := []struct {
 		exit int

@@ -14,7 +14,7 @@ var (
 )
 
 func cargoMatcher() textMatcher {
-	return textMatcher{first: "te-", line: (*textScanner).cargoLine}
+	return textMatcher{first: "te-", line: (*textScanner).cargoLine, maxIndent: 0}
 }
 
 func (s *textScanner) cargoLine(l, t []byte) bool {

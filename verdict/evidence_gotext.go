@@ -68,7 +68,7 @@ type goPending struct {
 }
 
 func goTextMatcher() textMatcher {
-	return textMatcher{first: "-onFP?gpt=", line: (*textScanner).goTextLine}
+	return textMatcher{first: "-onFP?gpt=", line: (*textScanner).goTextLine, maxIndent: anyIndent}
 }
 
 func (s *textScanner) goTextLine(l, t []byte) bool {

@@ -14,7 +14,7 @@ var (
 )
 
 func jestMatcher() textMatcher {
-	return textMatcher{first: "TN\xe2", line: (*textScanner).jestLine}
+	return textMatcher{first: "TN\xe2", line: (*textScanner).jestLine, maxIndent: 2}
 }
 
 // jestLine reads jest's summary and its "●" failure blocks.

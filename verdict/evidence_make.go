@@ -14,7 +14,7 @@ var (
 )
 
 func makeMatcher() textMatcher {
-	return textMatcher{first: "m", line: func(s *textScanner, l, _ []byte) bool { s.makeLine(l); return false }}
+	return textMatcher{first: "m", line: func(s *textScanner, l, _ []byte) bool { s.makeLine(l); return false }, maxIndent: 0}
 }
 
 func (s *textScanner) makeLine(l []byte) {

@@ -9,7 +9,7 @@ var (
 )
 
 func mochaMatcher() textMatcher {
-	return textMatcher{first: "0123456789E", line: (*textScanner).mochaAnyLine}
+	return textMatcher{first: "0123456789E", line: (*textScanner).mochaAnyLine, maxIndent: 2}
 }
 
 func (s *textScanner) mochaAnyLine(l, t []byte) bool {

@@ -9,7 +9,7 @@ var (
 )
 
 func npmMatcher() textMatcher {
-	return textMatcher{first: "En", line: (*textScanner).npmLine}
+	return textMatcher{first: "En", line: (*textScanner).npmLine, maxIndent: 0}
 }
 
 func (s *textScanner) npmLine(l, t []byte) bool {

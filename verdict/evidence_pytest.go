@@ -18,7 +18,7 @@ var (
 )
 
 func pytestMatcher() textMatcher {
-	return textMatcher{first: "0123456789=nFE_", line: (*textScanner).pytestAnyLine}
+	return textMatcher{first: "0123456789=nFE_", line: (*textScanner).pytestAnyLine, maxIndent: 0}
 }
 
 func (s *textScanner) pytestAnyLine(l, t []byte) bool {

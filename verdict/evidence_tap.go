@@ -43,7 +43,7 @@ type tapLeaf struct {
 }
 
 func tapMatcher() textMatcher {
-	return textMatcher{first: "on#\xe2TtC", line: (*textScanner).tapAnyLine}
+	return textMatcher{first: "on#\xe2TtC", line: (*textScanner).tapAnyLine, maxIndent: anyIndent}
 }
 
 // tapAnyLine reads TAP test points, headers, summaries and YAML types.

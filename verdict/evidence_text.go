@@ -52,7 +52,7 @@ type textScanner struct {
 
 	// dispatch maps a line's first non-blank byte to the matchers that
 	// may recognise it, so most lines cost one table lookup.
-	dispatch *[256][]lineFunc
+	dispatch *[256][]dispatchEntry
 
 	// failure is set by any sign of a real failure; it forbids excusing a
 	// non-zero exit as "not configured".
@@ -147,8 +147,12 @@ func (s *textScanner) Line(line []byte) []byte {
 		if len(t) < len(l) {
 			s.goRunLine(l, t)
 		}
-		for _, f := range s.dispatch[t[0]] {
-			if f(s, l, t) {
+		indent := len(l) - len(t)
+		for _, m := range s.dispatch[t[0]] {
+			if m.maxIndent != anyIndent && indent > m.maxIndent {
+				continue
+			}
+			if m.line(s, l, t) {
 				break
 			}
 		}

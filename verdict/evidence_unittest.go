@@ -19,7 +19,7 @@ type unittestPending struct {
 }
 
 func unittestMatcher() textMatcher {
-	return textMatcher{first: "RFE", line: (*textScanner).unittestAnyLine}
+	return textMatcher{first: "RFE", line: (*textScanner).unittestAnyLine, maxIndent: 0}
 }
 
 func (s *textScanner) unittestAnyLine(l, t []byte) bool {

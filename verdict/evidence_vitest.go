@@ -21,7 +21,7 @@ type vitestState struct {
 }
 
 func vitestMatcher() textMatcher {
-	return textMatcher{first: "TNF\xe2", line: (*textScanner).vitestLine}
+	return textMatcher{first: "TNF\xe2", line: (*textScanner).vitestLine, maxIndent: 8}
 }
 
 func (s *textScanner) vitestLine(l, t []byte) bool {

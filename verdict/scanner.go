@@ -51,6 +51,21 @@ type lineFunc func(s *textScanner, l, t []byte) bool
 type textMatcher struct {
 	first string
 	line  lineFunc
+	// maxIndent is the deepest indentation (in blanks) at which the
+	// runner prints the lines this matcher counts; anyIndent for runners
+	// that nest (TAP subtests, go test -v). A summary indented deeper is
+	// someone else's output quoted, e.g. a fixture's pytest run in a
+	// testscript -v log, and counting it would fail a passing suite.
+	maxIndent int
+}
+
+// anyIndent is textMatcher.maxIndent for matchers that read nested lines.
+const anyIndent = -1
+
+// dispatchEntry is one matcher in the dispatch table.
+type dispatchEntry struct {
+	line      lineFunc
+	maxIndent int
 }
 
 // textMatchers is the registry of the text scanner, in priority order: a
@@ -72,11 +87,11 @@ func textMatchers() []textMatcher {
 }
 
 // dispatchTable indexes the matchers by the first byte of a line.
-func dispatchTable() *[256][]lineFunc {
-	var table [256][]lineFunc
+func dispatchTable() *[256][]dispatchEntry {
+	var table [256][]dispatchEntry
 	for _, m := range textMatchers() {
 		for i := 0; i < len(m.first); i++ {
-			table[m.first[i]] = append(table[m.first[i]], m.line)
+			table[m.first[i]] = append(table[m.first[i]], dispatchEntry{m.line, m.maxIndent})
 		}
 	}
 	return &table
