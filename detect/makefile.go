@@ -313,61 +313,47 @@ func stripMakeComment(s string) string {
 // many colons it has (2 for a double-colon rule). It returns -1 when s is an
 // assignment (=, :=, ::=, :::=, ?=, +=, !=) or has no colon.
 func ruleColon(s string) (int, int) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '(', '{':
-			if i > 0 && s[i-1] == '$' || depth > 0 {
-				depth++
-			}
-		case ')', '}':
-			if depth > 0 {
-				depth--
-			}
-		case '=':
-			if depth == 0 {
-				return -1, 0
-			}
-		case ':':
-			if depth > 0 {
-				continue
-			}
-			n := 1
-			for i+n < len(s) && s[i+n] == ':' {
-				n++
-			}
-			if i+n < len(s) && s[i+n] == '=' {
-				return -1, 0
-			}
-			if n > 2 {
-				n = 2
-			}
-			return i, n
-		}
+	i := indexUnnested(s, ":=")
+	if i < 0 || s[i] == '=' {
+		return -1, 0
 	}
-	return -1, 0
+	n := 1
+	for i+n < len(s) && s[i+n] == ':' {
+		n++
+	}
+	if i+n < len(s) && s[i+n] == '=' {
+		return -1, 0
+	}
+	return i, min(n, 2)
 }
 
 // cutUnnested cuts s at the first sep outside $(...).
 func cutUnnested(s string, sep byte) (before, after string, found bool) {
+	if i := indexUnnested(s, string(sep)); i >= 0 {
+		return s[:i], s[i+1:], true
+	}
+	return s, "", false
+}
+
+// indexUnnested is the index of the first byte of s that is one of chars
+// and stands outside every $(...) and ${...}, or -1.
+func indexUnnested(s, chars string) int {
 	depth := 0
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '{':
+		switch c := s[i]; {
+		case c == '(' || c == '{':
 			if i > 0 && s[i-1] == '$' || depth > 0 {
 				depth++
 			}
-		case ')', '}':
+		case c == ')' || c == '}':
 			if depth > 0 {
 				depth--
 			}
-		case sep:
-			if depth == 0 {
-				return s[:i], s[i+1:], true
-			}
+		case depth == 0 && strings.IndexByte(chars, c) >= 0:
+			return i
 		}
 	}
-	return s, "", false
+	return -1
 }
 
 // target returns a target that make would accept on the command line.

@@ -1,7 +1,6 @@
 package githook
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -144,49 +142,6 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 	return s, nil
 }
 
-// excludeLinks adds the linked dependency directories to the snapshot
-// repository's info/exclude. A .gitignore line such as "node_modules/"
-// matches only directories, and to git a symlink is not one, so without
-// this the links would show up as untracked files in the snapshot.
-func excludeLinks(dir string, linked []string) error {
-	info := filepath.Join(dir, ".git", "info")
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil || len(linked) == 0 {
-		return nil //nolint:nilerr // no snapshot repository: nothing to exclude from
-	}
-	if err := os.MkdirAll(info, 0o755); err != nil {
-		return fmt.Errorf("exclude linked directories: %w", err)
-	}
-	f, err := os.OpenFile(filepath.Join(info, "exclude"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("exclude linked directories: %w", err)
-	}
-	var b strings.Builder
-	b.WriteString("\n# vbd: dependency directories linked from the work tree\n")
-	for _, p := range linked {
-		b.WriteString("/" + excludePattern(p) + "\n")
-	}
-	_, err = f.WriteString(b.String())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("exclude linked directories: %w", err)
-	}
-	return nil
-}
-
-// excludePattern escapes a path so a gitignore line matches it literally.
-func excludePattern(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ { // bytes, not runes: paths need not be UTF-8
-		if strings.IndexByte(`\*?[]!# `, p[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
-}
-
 // Remove deletes the snapshot. Symlinks are removed, never followed, so
 // the linked dependency directories are untouched.
 func (s *Snapshot) Remove() error {
@@ -294,210 +249,6 @@ func removeAll(dir string) error {
 	return nil
 }
 
-// stageEntry is one line of `git ls-files --stage` (its stage number is
-// not kept: nothing reads it).
-type stageEntry struct{ mode, sha, path string }
-
-func parseStage(out []byte) []stageEntry {
-	var entries []stageEntry
-	for _, e := range splitNUL(out) {
-		meta, p, ok := strings.Cut(e, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 {
-			continue
-		}
-		entries = append(entries, stageEntry{mode: f[0], sha: f[1], path: p})
-	}
-	return entries
-}
-
-// fillSubmodule writes a submodule's files at the recorded commit into
-// dst (which checkout-index left empty), reading them from the
-// submodule's own repository in the work tree, and recursing into its
-// submodules. A submodule that is not checked out, or lacks the commit,
-// stays empty, as in a clone without --recurse-submodules, and the
-// returned note says so.
-func fillSubmodule(ctx context.Context, env []string, base, src, sha, dst, name string, depth int) (string, error) {
-	if depth >= maxSubmoduleDepth {
-		return fmt.Sprintf("submodule %s is nested too deep, so the snapshot holds it empty", name), nil
-	}
-	sub := Git{Dir: src, Env: StripRepoEnv(envOrProcess(env))}
-	out, err := sub.output(ctx, "rev-parse", "--show-toplevel", "--absolute-git-dir")
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if err != nil || len(lines) != 2 || realPath(lines[0]) != realPath(src) {
-		return fmt.Sprintf("submodule %s is not checked out, so the snapshot holds it empty (as a clone without --recurse-submodules would)", name), nil //nolint:nilerr // an absent submodule is a note, not a failure
-	}
-	if _, err := sub.output(ctx, "cat-file", "-e", sha+"^{commit}"); err != nil {
-		return fmt.Sprintf("submodule %s does not have commit %s, which the index records, so the snapshot holds it empty; fetch it in the submodule", name, short(sha)), nil //nolint:nilerr // see above
-	}
-	idx, err := os.CreateTemp(base, "submodule-index-*")
-	if err != nil {
-		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
-	}
-	_ = idx.Close()
-	_ = os.Remove(idx.Name()) // git wants to create the index itself
-	defer os.Remove(idx.Name())
-	// GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE point git at the
-	// submodule's objects, the snapshot's directory and a private index:
-	// the submodule's own index and work tree are never touched.
-	into := Git{Dir: dst, Env: append(StripRepoEnv(envOrProcess(env)), "GIT_DIR="+lines[1], "GIT_WORK_TREE="+dst, "GIT_INDEX_FILE="+idx.Name())}
-	if _, err := into.output(ctx, "read-tree", sha); err != nil {
-		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
-	}
-	if _, err := into.output(ctx, "checkout-index", "--all"); err != nil {
-		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
-	}
-	entries, err := into.output(ctx, "ls-files", "--stage", "-z")
-	if err != nil {
-		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
-	}
-	var notes []string
-	for _, e := range parseStage(entries) {
-		if e.mode != "160000" {
-			continue
-		}
-		note, err := fillSubmodule(ctx, env, base, filepath.Join(src, filepath.FromSlash(e.path)), e.sha, filepath.Join(dst, filepath.FromSlash(e.path)), name+"/"+e.path, depth+1)
-		if err != nil {
-			return "", err
-		}
-		if note != "" {
-			notes = append(notes, note)
-		}
-	}
-	return strings.Join(notes, "; "), nil
-}
-
-// initRepo makes the snapshot a git repository that mirrors the real one:
-// the same index entries, HEAD at the real HEAD, objects shared through
-// alternates, and the same info/exclude. Every git command here runs with
-// the hook's repository variables removed, so it cannot reach the real
-// repository's index.
-func initRepo(ctx context.Context, g Git, dir string, entries []byte) error {
-	snap := Git{Dir: dir, Env: StripRepoEnv(envOrProcess(g.Env))}
-	format, err := g.line(ctx, "rev-parse", "--show-object-format")
-	if err != nil {
-		return err
-	}
-	// An empty template: no sample hooks, nothing the snapshot does not need.
-	if _, err := snap.output(ctx, "init", "--quiet", "--template=", "--object-format="+format, dir); err != nil {
-		return err
-	}
-	objects, err := g.gitPath(ctx, "objects")
-	if err != nil {
-		return err
-	}
-	info := filepath.Join(dir, ".git", "objects", "info")
-	if err := os.MkdirAll(info, 0o755); err != nil {
-		return fmt.Errorf("share objects: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(objects+"\n"), 0o644); err != nil {
-		return fmt.Errorf("share objects: %w", err)
-	}
-	if _, err := snap.run(ctx, bytes.NewReader(entries), "update-index", "-z", "--index-info"); err != nil {
-		return err
-	}
-	// Record the files' stat data now, so git status in a check does not
-	// hash every file again. Exit 1 only says some entry differs (an empty
-	// submodule directory).
-	if _, err := snap.output(ctx, "update-index", "-q", "--refresh"); err != nil && exitCode(err) != 1 {
-		return err
-	}
-	if head, err := g.line(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}"); err == nil {
-		if _, err := snap.output(ctx, "update-ref", "--no-deref", "HEAD", head); err != nil {
-			return err
-		}
-	}
-	// info/exclude ignores the same files as in the real tree; shallow
-	// tells git of a shallow clone where history stops, so "git log" in a
-	// check does not look for parents that were never fetched.
-	for _, name := range []string{"info/exclude", "shallow"} {
-		if err := copyGitFile(ctx, g, dir, name); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// copyGitFile copies a file of the real git dir, when it exists, into the
-// snapshot's.
-func copyGitFile(ctx context.Context, g Git, dir, name string) error {
-	src, err := g.gitPath(ctx, name)
-	if err != nil {
-		return err
-	}
-	data, err := os.ReadFile(src)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("copy %s: %w", name, err)
-	}
-	dst := filepath.Join(dir, ".git", filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return fmt.Errorf("copy %s: %w", name, err)
-	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		return fmt.Errorf("copy %s: %w", name, err)
-	}
-	return nil
-}
-
-// dependencyDir names the directories that hold installed dependencies
-// rather than the project's own files. Only ignored ones are linked: a
-// tracked vendor directory is already in the snapshot as committed.
-func dependencyDir(name string) bool {
-	switch name {
-	case "node_modules", "bower_components", "jspm_packages", // JavaScript
-		".venv", "venv", // Python virtual environments
-		"vendor",    // Go, PHP, Ruby when not committed
-		".bundle",   // Ruby's bundler settings and gems
-		"Pods",      // CocoaPods
-		"elm-stuff": // Elm
-		return true
-	}
-	return false
-}
-
-// linkDependencies symlinks the work tree's ignored dependency directories
-// into the snapshot, where the directory that would hold one exists.
-func linkDependencies(ctx context.Context, g Git, dir string) ([]string, error) {
-	out, err := g.output(ctx, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-	if err != nil {
-		return nil, fmt.Errorf("find ignored dependency directories: %w", err)
-	}
-	var linked []string
-	for _, e := range splitNUL(out) {
-		p := strings.TrimSuffix(e, "/")
-		if p == e || !dependencyDir(path.Base(p)) {
-			continue
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if fi, err := os.Lstat(filepath.Dir(dst)); err != nil || !fi.IsDir() {
-			continue // no committed file lives next to it
-		}
-		if !within(realPath(filepath.Dir(dst)), realPath(dir)) {
-			// A committed symlink leads out of the snapshot (perhaps into
-			// the work tree): the link would be written there.
-			continue
-		}
-		if _, err := os.Lstat(dst); err == nil {
-			continue
-		}
-		if err := os.Symlink(filepath.Join(g.Dir, filepath.FromSlash(p)), dst); err != nil {
-			return nil, fmt.Errorf("link %s into the snapshot: %w", p, err)
-		}
-		linked = append(linked, p)
-	}
-	return linked, nil
-}
-
-func envOrProcess(env []string) []string {
-	if env == nil {
-		return os.Environ()
-	}
-	return env
-}
-
 // realPath resolves symlinks where it can (macOS's /var is /private/var),
 // so that two names of one directory compare equal.
 func realPath(p string) string {
@@ -519,11 +270,4 @@ func listPaths(paths []string) string {
 		return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
 	}
 	return strings.Join(paths, ", ")
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

@@ -18,22 +18,11 @@ import (
 // only fingerprints the tree.
 const hookStartTimeout = 30 * time.Second
 
-// installHarness writes vbd's hooks into a harness's project config: the
+// harnessHook writes vbd's hooks into a harness's project config: the
 // stop events (and the session start where the harness has one), the
 // absolute vbd binary, and a timeout chosen from this repository's suite.
 func harnessHook(ctx context.Context, o Options) error {
-	spec, ok := harness.Lookup(harness.Name(o.Target))
-	if !ok {
-		return verdict.Usagef("unknown harness %q", o.Target)
-	}
-	if o.MaxBlocks < 0 {
-		return verdict.Usagef("--max-blocks must be 0 or more, got %d", o.MaxBlocks)
-	}
-	repo, err := state.Find(o.Dir)
-	if err != nil {
-		return &verdict.UsageError{Err: err}
-	}
-	exe, err := Executable()
+	spec, repo, exe, err := harnessTarget(o)
 	if err != nil {
 		return err
 	}
@@ -101,18 +90,10 @@ func harnessHook(ctx context.Context, o Options) error {
 	return nil
 }
 
-// uninstallHarness removes vbd's hooks from a harness's project config,
+// uninstallHarnessHook removes vbd's hooks from a harness's project config,
 // keeping every other key and hook.
 func uninstallHarnessHook(ctx context.Context, o Options) error {
-	spec, ok := harness.Lookup(harness.Name(o.Target))
-	if !ok {
-		return verdict.Usagef("unknown harness %q", o.Target)
-	}
-	repo, err := state.Find(o.Dir)
-	if err != nil {
-		return &verdict.UsageError{Err: err}
-	}
-	exe, err := Executable()
+	spec, repo, exe, err := harnessTarget(o)
 	if err != nil {
 		return err
 	}
@@ -130,6 +111,25 @@ func uninstallHarnessHook(ctx context.Context, o Options) error {
 		fmt.Fprintf(o.Out, "vbd: removed %d vbd hook(s) from %s; every other key and hook kept (backup: %s)\n", ch.Removed, rel, hookRel(repo.Root, ch.Backup))
 	}
 	return nil
+}
+
+// harnessTarget resolves what (un)installing a harness's hooks works on:
+// its spec, the repository, and the vbd binary the hooks run. A negative
+// --max-blocks is refused here too (uninstall never sets it).
+func harnessTarget(o Options) (harness.Spec, state.Repo, string, error) {
+	spec, ok := harness.Lookup(harness.Name(o.Target))
+	if !ok {
+		return spec, state.Repo{}, "", verdict.Usagef("unknown harness %q", o.Target)
+	}
+	if o.MaxBlocks < 0 {
+		return spec, state.Repo{}, "", verdict.Usagef("--max-blocks must be 0 or more, got %d", o.MaxBlocks)
+	}
+	repo, err := state.Find(o.Dir)
+	if err != nil {
+		return spec, repo, "", &verdict.UsageError{Err: err}
+	}
+	exe, err := Executable()
+	return spec, repo, exe, err
 }
 
 // installError makes a config file vbd refuses to rewrite a usage error

@@ -3,10 +3,8 @@ package receipt
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"hash"
-	"io"
 
 	"github.com/vbd-dev/vbd/state"
 )
@@ -87,13 +85,8 @@ func combine(tree string, staged bool, extra []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// field writes s length-prefixed, so that no two lists of fields hash alike.
-func field(h hash.Hash, s string) {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-	h.Write(n[:])
-	_, _ = io.WriteString(h, s) // a hash.Hash's Write never returns an error
-}
+// field is state.HashField.
+func field(h hash.Hash, s string) { state.HashField(h, s) }
 
 // changed is state.Changed: what differs between two looks at a tree.
 func changed(before, after *Tree) (modified, added []string) {

@@ -1,14 +1,12 @@
 package receipt
 
 import (
-	"errors"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/gitshim"
 )
 
 // TestGitInvocations counts the git processes of the calls one run makes
@@ -36,7 +34,7 @@ func TestGitInvocations(t *testing.T) {
 			dirty(t, dir)
 			t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-			log := shimGit(t)
+			log := gitshim.Install(t)
 
 			tree, err := Walk(t.Context(), dir, false)
 			if err != nil {
@@ -60,7 +58,7 @@ func TestGitInvocations(t *testing.T) {
 			if stamp.Fingerprint == "" {
 				t.Fatalf("no fingerprint: %s", stamp.Note)
 			}
-			reused := shimCalls(t, log)
+			reused := gitshim.Calls(t, log)
 			if len(reused) > reusedCeiling {
 				t.Errorf("a reused run would run %d git commands, want at most %d:\n%s", len(reused), reusedCeiling, strings.Join(reused, "\n"))
 			}
@@ -72,43 +70,13 @@ func TestGitInvocations(t *testing.T) {
 			if after.Fingerprint != stamp.Fingerprint || !change.Empty() {
 				t.Errorf("recheck of an unchanged tree: fingerprint %q (was %q), change %+v", after.Fingerprint, stamp.Fingerprint, change)
 			}
-			full := shimCalls(t, log)
+			full := gitshim.Calls(t, log)
 			if len(full) > fullCeiling {
 				t.Errorf("a full run would run %d git commands, want at most %d:\n%s", len(full), fullCeiling, strings.Join(full, "\n"))
 			}
 			t.Logf("reused run: %d git commands, full run: %d:\n%s", len(reused), len(full), strings.Join(full, "\n"))
 		})
 	}
-}
-
-// shimGit puts a git on PATH that appends its arguments to a log, one line
-// per invocation, and runs the real git.
-func shimGit(t *testing.T) string {
-	t.Helper()
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := t.TempDir()
-	log := filepath.Join(dir, "git.log")
-	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + log + "'\nexec '" + real + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return log
-}
-
-func shimCalls(t *testing.T, log string) []string {
-	t.Helper()
-	b, err := os.ReadFile(log)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
 // TestRecheckTreeGuard: a run that rewrites a tracked file or leaves a new

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/verdict"
 )
 
 // ReceiptHeader writes what `vbd last` says above a receipt's table: where
@@ -69,4 +70,30 @@ func callerText(c receipt.Caller) string {
 		return "an unknown caller"
 	}
 	return c.Kind
+}
+
+// UnreadableReceipts warns of each receipt file `vbd last` passed over,
+// newest first, and, when it found an older one, that it shows that.
+func UnreadableReceipts(w io.Writer, unreadable []receipt.Unreadable, found bool) {
+	for i, u := range unreadable {
+		which := "the latest receipt"
+		if i > 0 {
+			which = "an earlier receipt"
+		}
+		fmt.Fprintf(w, "vbd: %s is unreadable: %s: %v\n", which, u.Path, u.Err)
+	}
+	if len(unreadable) > 0 && found {
+		fmt.Fprintf(w, "vbd: showing the newest readable receipt, from before it\n")
+	}
+}
+
+// VerdictWord is the verdict of an exit code as one shell-friendly word.
+func VerdictWord(code int) string {
+	switch code {
+	case verdict.ExitVerified:
+		return "verified"
+	case verdict.ExitFailed:
+		return "failed"
+	}
+	return "nothing-verified"
 }

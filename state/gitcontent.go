@@ -132,23 +132,25 @@ func (t *Tree) Digest(ctx context.Context) (string, error) {
 
 func (t *Tree) hash() string {
 	h := sha256.New()
-	field(h, "head")
-	field(h, t.HeadTree)
-	field(h, "index")
+	HashField(h, "head")
+	HashField(h, t.HeadTree)
+	HashField(h, "index")
 	h.Write(t.index)
 	if t.opts.IndexOnly {
 		return hex.EncodeToString(h.Sum(nil))
 	}
-	field(h, "work tree")
+	HashField(h, "work tree")
 	for _, e := range t.entries {
-		field(h, e.record)
-		field(h, e.content)
+		HashField(h, e.record)
+		HashField(h, e.content)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// field writes s length-prefixed, so that no two lists of fields hash alike.
-func field(h hash.Hash, s string) {
+// HashField writes s into h length-prefixed, so that no two lists of
+// fields hash alike. Every digest vbd records (the tree's, the
+// fingerprint, a plan's inputs) hashes its fields this one way.
+func HashField(h hash.Hash, s string) {
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
 	h.Write(n[:])

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vbd-dev/vbd/internal/gitshim"
 )
 
 // treeRepo is a committed repository with an ignore rule, then a modified
@@ -281,64 +283,27 @@ func TestChanged(t *testing.T) {
 // hashed again. A file whose stat changed is hashed again.
 func TestRecheckReusesWhatDidNotChange(t *testing.T) {
 	root := treeRepo(t)
-	log := gitShim(t)
+	log := gitshim.Install(t)
 	before := walk(t, root, WalkOptions{})
 	// A clock an hour ahead: nothing is too recent for its stat to tell.
 	before.now = func() time.Time { return time.Now().Add(time.Hour) }
 	digest(t, before)
-	if got := gitCalls(t, log); len(got) != 4 {
+	if got := gitshim.Calls(t, log); len(got) != 4 {
 		t.Errorf("walk of a dirty tree ran %d git commands, want 4 (rev-parse, ls-files, status, hash-object): %q", len(got), got)
 	}
-	resetLog(t, log)
+	gitshim.Reset(t, log)
 	recheck(t, before)
-	if got := gitCalls(t, log); len(got) != 1 || !strings.HasPrefix(got[0], "status ") {
+	if got := gitshim.Calls(t, log); len(got) != 1 || !strings.HasPrefix(got[0], "status ") {
 		t.Errorf("recheck of an unchanged tree ran %q, want one git status", got)
 	}
-	resetLog(t, log)
+	gitshim.Reset(t, log)
 	writeFile(t, root, "new.txt", "untracked, and longer now\n")
 	after := recheck(t, before)
-	if got := gitCalls(t, log); len(got) != 2 || !strings.HasPrefix(got[1], "hash-object") {
+	if got := gitshim.Calls(t, log); len(got) != 2 || !strings.HasPrefix(got[1], "hash-object") {
 		t.Errorf("recheck after an edit ran %q, want status and hash-object", got)
 	}
 	if m, a := Changed(before, after); !slices.Equal(m, []string{"new.txt"}) || a != nil {
 		t.Errorf("Changed = %q, %q", m, a)
-	}
-}
-
-// gitShim puts a git on PATH that logs each invocation's arguments, one
-// line each, and runs the real git. It returns the log's path.
-func gitShim(t *testing.T) string {
-	t.Helper()
-	real, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("git is not installed")
-	}
-	dir := t.TempDir()
-	log := filepath.Join(dir, "git.log")
-	script := "#!/bin/sh\nprintf '%s\\n' \"$*\" >>'" + log + "'\nexec '" + real + "' \"$@\"\n"
-	if err := os.WriteFile(filepath.Join(dir, "git"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return log
-}
-
-func gitCalls(t *testing.T, log string) []string {
-	t.Helper()
-	b, err := os.ReadFile(log)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-}
-
-func resetLog(t *testing.T, log string) {
-	t.Helper()
-	if err := os.Remove(log); err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatal(err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -94,6 +95,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "vbd: internal error: %v\n", err)
 		return verdict.ExitNothingVerified
 	}
+	for _, n := range append([]*kong.Node{parser.Model.Node}, parser.Model.Children...) {
+		n.Detail = report.CommandHelp(n.Path()) // examples, under `vbd CMD --help`
+	}
 	kctx, err := parser.Parse(args)
 	if code, ok := hookParseError(ctx, args, err, env{stdin, stdout, stderr}); ok {
 		// Hook mode answers in the harness's protocol even when the
@@ -122,12 +126,4 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "vbd: error: %v\n", err)
 	}
 	return verdict.ExitCodeOf(err)
-}
-
-type versionCmd struct{}
-
-func (versionCmd) Run(e env) error {
-	info, ok := debug.ReadBuildInfo()
-	fmt.Fprint(e.stdout, versionText(gate.Version(), info, ok))
-	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 
 	"github.com/vbd-dev/vbd/gate"
-	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
 )
 
@@ -39,26 +38,7 @@ func renderRun(e env, v *gate.Verification, format string, g *Globals, verbose b
 	case formatJUnit:
 		return report.JUnit(e.stdout, r)
 	case formatGitHub:
-		return renderGitHub(e, r)
+		return report.GitHubStep(e.stdout, e.stderr, r, os.Getenv("GITHUB_STEP_SUMMARY"))
 	}
 	return nil
-}
-
-// renderGitHub prints the annotations, and appends the markdown summary to
-// $GITHUB_STEP_SUMMARY when Actions set it.
-func renderGitHub(e env, r *receipt.Receipt) error {
-	path := os.Getenv("GITHUB_STEP_SUMMARY")
-	if path == "" {
-		return report.GitHub(e.stdout, nil, r)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "vbd: warning: could not open $GITHUB_STEP_SUMMARY: %v\n", err)
-		return report.GitHub(e.stdout, nil, r)
-	}
-	err = report.GitHub(e.stdout, f, r)
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write $GITHUB_STEP_SUMMARY: %w", cerr)
-	}
-	return err
 }

@@ -31,16 +31,7 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 		return err
 	}
 	r, raw, unreadable, err := receipt.Open(stateDir).LatestReadable()
-	for i, u := range unreadable {
-		which := "the latest receipt"
-		if i > 0 {
-			which = "an earlier receipt"
-		}
-		fmt.Fprintf(e.stderr, "vbd: %s is unreadable: %s: %v\n", which, u.Path, u.Err)
-	}
-	if len(unreadable) > 0 && err == nil {
-		fmt.Fprintf(e.stderr, "vbd: showing the newest readable receipt, from before it\n")
-	}
+	report.UnreadableReceipts(e.stderr, unreadable, err == nil)
 	if errors.Is(err, receipt.ErrNone) {
 		fmt.Fprintf(e.stderr, "vbd: no receipt yet for %s: run vbd first. Nothing is known to be verified (exit 2).\n", repo.Root)
 		return &verdict.CodeError{Code: verdict.ExitNothingVerified}
@@ -55,7 +46,7 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 		}
 		return nil
 	case l.Verdict:
-		fmt.Fprintln(e.stdout, verdictWord(r.Verdict.Code))
+		fmt.Fprintln(e.stdout, report.VerdictWord(r.Verdict.Code))
 		return &verdict.CodeError{Code: r.Verdict.Code}
 	}
 	report.ReceiptHeader(e.stdout, r, receipt.Open(stateDir).Path(r.ID), time.Now())
@@ -64,15 +55,4 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 		return err
 	}
 	return &verdict.CodeError{Code: r.Verdict.Code}
-}
-
-// verdictWord is the verdict as one shell-friendly word.
-func verdictWord(code int) string {
-	switch code {
-	case verdict.ExitVerified:
-		return "verified"
-	case verdict.ExitFailed:
-		return "failed"
-	}
-	return "nothing-verified"
 }

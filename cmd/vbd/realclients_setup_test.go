@@ -50,18 +50,7 @@ func setupClaude(t *testing.T, r *clientRun) ([]string, []string) {
 // reports, as the /hooks screen records it.
 func setupCodex(t *testing.T, r *clientRun) ([]string, []string) {
 	codexHome := filepath.Join(r.home, ".codex")
-	cfg := fmt.Sprintf(`model = "gpt-fake"
-model_provider = "fake"
-
-[model_providers.fake]
-name = "fake"
-base_url = "%s/v1"
-env_key = "FAKE_OPENAI_KEY"
-wire_api = "responses"
-
-[projects.%q]
-trust_level = "trusted"
-`, r.model.url, r.repo)
+	cfg := codexConfig(r, "")
 	writeFile(t, filepath.Join(codexHome, "config.toml"), cfg)
 	env := []string{"CODEX_HOME=" + codexHome, "FAKE_OPENAI_KEY=sk-fake"}
 

@@ -1,13 +1,16 @@
-package main
+package report
 
 import "github.com/vbd-dev/vbd/verdict"
 
-// The detailed help of each command (kong shows it under `vbd CMD --help`):
-// examples first, since that is what a person looks for, then the exit
-// codes where the command answers with them.
-
-func (runCmd) Help() string {
-	return `Examples:
+// CommandHelp is the detailed help of a command, named by its path ("" for
+// vbd itself, "pre-commit" for `vbd pre-commit`), that `vbd CMD --help`
+// shows: examples first, since that is what a person looks for, then the
+// exit codes where the command answers with them. "" for a command
+// without one.
+func CommandHelp(command string) string {
+	switch command {
+	case "run":
+		return `Examples:
   vbd                      detect and run every check, answer 0/1/2
   vbd --quick              cheap checks only (vet, lint, typecheck, build)
   vbd -C services/api      run as if started in services/api
@@ -20,10 +23,8 @@ and end is one plain line on stderr. Colour goes to a terminal only:
 --color=never or NO_COLOR=1 turns it off, --color=always forces it.
 
 ` + verdict.ExitTable
-}
-
-func (listCmd) Help() string {
-	return `Examples:
+	case "list":
+		return `Examples:
   vbd list                 the plan as a tree of project roots
   vbd list --quick         the plan for vbd --quick
   vbd list --json          the plan as JSON, as a receipt records it
@@ -31,69 +32,49 @@ func (listCmd) Help() string {
 For each root: the checks that will run, with the file (and line) that
 marks each, then each candidate that will not, with why. In a pipe nothing
 is cut; on a terminal long commands and reasons wrap.`
-}
-
-func (hookCmd) Help() string {
-	return `Examples (a harness runs these; 'vbd install' writes them):
+	case "hook":
+		return `Examples (a harness runs these; 'vbd install' writes them):
   vbd hook claude < stop-event.json
   vbd hook auto < event.json
 
 Every answer but a verified pass is a block in the harness's protocol.`
-}
-
-func (installCmd) Help() string {
-	return `Examples:
+	case "install":
+		return `Examples:
   vbd install claude       add vbd's stop hook to .claude/settings.json
   vbd install git          verify each commit's staged snapshot before it is made`
-}
-
-func (uninstallCmd) Help() string {
-	return `Examples:
+	case "uninstall":
+		return `Examples:
   vbd uninstall claude
   vbd uninstall git        restore the hook that was there before`
-}
-
-func (preCommitCmd) Help() string {
-	return `Examples (the git hook runs this; 'vbd install git' writes it):
+	case "pre-commit":
+		return `Examples (the git hook runs this; 'vbd install git' writes it):
   vbd pre-commit           verify what is staged, never the work tree
 
 ` + verdict.ExitTable
-}
-
-func (doctorCmd) Help() string {
-	return `Examples:
+	case "doctor":
+		return `Examples:
   vbd doctor               how vbd is wired into each harness, and problems
   vbd doctor --prove       show, with a failing check, that each gate blocks`
-}
-
-func (lastCmd) Help() string {
-	return `Examples:
+	case "last":
+		return `Examples:
   vbd last                 the latest receipt as a table
   vbd last --json          the receipt itself`
-}
-
-func (versionCmd) Help() string {
-	return `Prints the version, the commit vbd was built from and the Go version.`
-}
-
-func (initCmd) Help() string {
-	return `Examples:
+	case "version":
+		return `Prints the version, the commit vbd was built from and the Go version.`
+	case "init":
+		return `Examples:
   vbd init                 write .vbd.toml with what vbd found, all commented
   vbd init --force         replace an existing .vbd.toml
 
 This is the only command that writes into the work tree, and only this one
 file. It refuses to replace an existing .vbd.toml without --force.`
-}
-
-func (completionCmd) Help() string {
-	return `Examples:
+	case "completion":
+		return `Examples:
   vbd completion bash > ~/.local/share/bash-completion/completions/vbd
   vbd completion zsh > "${fpath[1]}/_vbd"
   vbd completion fish > ~/.config/fish/completions/vbd.fish`
-}
-
-func (cli) Help() string {
-	return `Examples:
+	case "":
+		return `Examples:
   vbd                      verify this repository: detect, run, answer 0/1/2
   vbd --quick              cheap checks only, for a fast loop
   vbd list                 what vbd would run here, and why
@@ -101,4 +82,6 @@ func (cli) Help() string {
   vbd install claude       gate an agent's stop on verification
   vbd install git          gate each commit on its staged snapshot
   vbd completion bash      shell completion (bash, zsh, fish)`
+	}
+	return ""
 }

@@ -1,0 +1,51 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// WriteConfig is `vbd init`: it writes a commented .vbd.toml, pre-filled
+// with what detection finds, at the root of dir's repository, and returns
+// its path and how many checks it names. It is the one place vbd writes
+// into the work tree, and only because the user asked for exactly that
+// file: an existing one is replaced only with force.
+func WriteConfig(dir string, force bool) (path string, checks int, err error) {
+	repo, err := state.Find(dir)
+	if err != nil {
+		return "", 0, &verdict.UsageError{Err: err}
+	}
+	path = filepath.Join(repo.Root, detect.ConfigFile)
+	exists := verdict.Usagef("%s already exists; edit it, or run 'vbd init --force' to replace it", path)
+	if _, err := os.Lstat(path); err == nil && !force {
+		return "", 0, exists
+	}
+	// Detect without the current file: init shows what vbd finds on its
+	// own, and must work even when the file it replaces is broken.
+	var files []string
+	if repo.IsGit() {
+		if files, err = detect.ListFiles(repo.Root); err != nil {
+			return "", 0, fmt.Errorf("list files: %w", err)
+		}
+	}
+	plan, err := detect.Detect(os.DirFS(repo.Root), detect.Options{Files: files, LookPath: OnPath})
+	if err != nil {
+		return "", 0, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
+	}
+	data := []byte(detect.ConfigTemplate(plan))
+	if force {
+		err = state.WriteFileAtomic(path, data, 0o644)
+	} else if err = state.WriteFileNew(path, data, 0o644); errors.Is(err, os.ErrExist) {
+		return "", 0, exists
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	return path, len(plan.Runnable()), nil
+}

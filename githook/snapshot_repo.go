@@ -1,0 +1,174 @@
+package githook
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// initRepo makes the snapshot a git repository that mirrors the real one:
+// the same index entries, HEAD at the real HEAD, objects shared through
+// alternates, and the same info/exclude. Every git command here runs with
+// the hook's repository variables removed, so it cannot reach the real
+// repository's index.
+func initRepo(ctx context.Context, g Git, dir string, entries []byte) error {
+	snap := Git{Dir: dir, Env: StripRepoEnv(envOrProcess(g.Env))}
+	format, err := g.line(ctx, "rev-parse", "--show-object-format")
+	if err != nil {
+		return err
+	}
+	// An empty template: no sample hooks, nothing the snapshot does not need.
+	if _, err := snap.output(ctx, "init", "--quiet", "--template=", "--object-format="+format, dir); err != nil {
+		return err
+	}
+	objects, err := g.gitPath(ctx, "objects")
+	if err != nil {
+		return err
+	}
+	info := filepath.Join(dir, ".git", "objects", "info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		return fmt.Errorf("share objects: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(objects+"\n"), 0o644); err != nil {
+		return fmt.Errorf("share objects: %w", err)
+	}
+	if _, err := snap.run(ctx, bytes.NewReader(entries), "update-index", "-z", "--index-info"); err != nil {
+		return err
+	}
+	// Record the files' stat data now, so git status in a check does not
+	// hash every file again. Exit 1 only says some entry differs (an empty
+	// submodule directory).
+	if _, err := snap.output(ctx, "update-index", "-q", "--refresh"); err != nil && exitCode(err) != 1 {
+		return err
+	}
+	if head, err := g.line(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}"); err == nil {
+		if _, err := snap.output(ctx, "update-ref", "--no-deref", "HEAD", head); err != nil {
+			return err
+		}
+	}
+	// info/exclude ignores the same files as in the real tree; shallow
+	// tells git of a shallow clone where history stops, so "git log" in a
+	// check does not look for parents that were never fetched.
+	for _, name := range []string{"info/exclude", "shallow"} {
+		if err := copyGitFile(ctx, g, dir, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyGitFile copies a file of the real git dir, when it exists, into the
+// snapshot's.
+func copyGitFile(ctx context.Context, g Git, dir, name string) error {
+	src, err := g.gitPath(ctx, name)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(src)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("copy %s: %w", name, err)
+	}
+	dst := filepath.Join(dir, ".git", filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("copy %s: %w", name, err)
+	}
+	if err := os.WriteFile(dst, data, 0o644); err != nil {
+		return fmt.Errorf("copy %s: %w", name, err)
+	}
+	return nil
+}
+
+// stageEntry is one line of `git ls-files --stage` (its stage number is
+// not kept: nothing reads it).
+type stageEntry struct{ mode, sha, path string }
+
+func parseStage(out []byte) []stageEntry {
+	var entries []stageEntry
+	for _, e := range splitNUL(out) {
+		meta, p, ok := strings.Cut(e, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 3 {
+			continue
+		}
+		entries = append(entries, stageEntry{mode: f[0], sha: f[1], path: p})
+	}
+	return entries
+}
+
+// fillSubmodule writes a submodule's files at the recorded commit into
+// dst (which checkout-index left empty), reading them from the
+// submodule's own repository in the work tree, and recursing into its
+// submodules. A submodule that is not checked out, or lacks the commit,
+// stays empty, as in a clone without --recurse-submodules, and the
+// returned note says so.
+func fillSubmodule(ctx context.Context, env []string, base, src, sha, dst, name string, depth int) (string, error) {
+	if depth >= maxSubmoduleDepth {
+		return fmt.Sprintf("submodule %s is nested too deep, so the snapshot holds it empty", name), nil
+	}
+	sub := Git{Dir: src, Env: StripRepoEnv(envOrProcess(env))}
+	out, err := sub.output(ctx, "rev-parse", "--show-toplevel", "--absolute-git-dir")
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if err != nil || len(lines) != 2 || realPath(lines[0]) != realPath(src) {
+		return fmt.Sprintf("submodule %s is not checked out, so the snapshot holds it empty (as a clone without --recurse-submodules would)", name), nil //nolint:nilerr // an absent submodule is a note, not a failure
+	}
+	if _, err := sub.output(ctx, "cat-file", "-e", sha+"^{commit}"); err != nil {
+		return fmt.Sprintf("submodule %s does not have commit %s, which the index records, so the snapshot holds it empty; fetch it in the submodule", name, short(sha)), nil //nolint:nilerr // see above
+	}
+	idx, err := os.CreateTemp(base, "submodule-index-*")
+	if err != nil {
+		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
+	}
+	_ = idx.Close()
+	_ = os.Remove(idx.Name()) // git wants to create the index itself
+	defer os.Remove(idx.Name())
+	// GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE point git at the
+	// submodule's objects, the snapshot's directory and a private index:
+	// the submodule's own index and work tree are never touched.
+	into := Git{Dir: dst, Env: append(StripRepoEnv(envOrProcess(env)), "GIT_DIR="+lines[1], "GIT_WORK_TREE="+dst, "GIT_INDEX_FILE="+idx.Name())}
+	if _, err := into.output(ctx, "read-tree", sha); err != nil {
+		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
+	}
+	if _, err := into.output(ctx, "checkout-index", "--all"); err != nil {
+		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
+	}
+	entries, err := into.output(ctx, "ls-files", "--stage", "-z")
+	if err != nil {
+		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
+	}
+	var notes []string
+	for _, e := range parseStage(entries) {
+		if e.mode != "160000" {
+			continue
+		}
+		note, err := fillSubmodule(ctx, env, base, filepath.Join(src, filepath.FromSlash(e.path)), e.sha, filepath.Join(dst, filepath.FromSlash(e.path)), name+"/"+e.path, depth+1)
+		if err != nil {
+			return "", err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	return strings.Join(notes, "; "), nil
+}
+
+func envOrProcess(env []string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	return env
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
