@@ -62,6 +62,7 @@ type detector struct {
 	// makefiles are the parsed Makefiles by directory, to follow a
 	// sub-make into another directory's targets.
 	makefiles map[string]*makefile
+	js        jsState // workspaces.go
 }
 
 // Detect reads the repository in fsys (rooted at the repository root) and
@@ -104,6 +105,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.configure()
 	d.markQuick()
 	d.cover()
+	d.coverWorkspaces()
 	d.uniqueNames()
 
 	plan := Plan{Quick: opts.Quick, Checks: make([]Check, 0, len(d.entries)), Warnings: d.warnings}
