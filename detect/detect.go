@@ -36,6 +36,9 @@ const (
 	ecoRust        // rust.go
 	ecoPython      // python.go
 	ecoGolangci    // golangci.go
+	ecoBazel       // bazel.go: delegates to the build system
+	ecoNx          // nx.go
+	ecoTurbo       // turbo.go
 	ecoUnsupported // last: projects vbd names but cannot check (unsupported.go)
 )
 
@@ -100,6 +103,9 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectRust()
 	d.detectPython()
 	d.detectGolangci()
+	d.detectBazel()
+	d.detectNx()
+	d.detectTurbo()
 	d.detectUnsupported()
 	d.sort()
 	d.configure()

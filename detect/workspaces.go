@@ -39,7 +39,6 @@ type jsWorkspace struct {
 type jsDelegate struct {
 	e     *entry
 	dir   string
-	tool  string // "nx", "turbo"
 	tasks []string
 }
 
@@ -230,8 +229,8 @@ func (d *detector) jsMembers(dir string) []*entry {
 // only hand over to a delegate that runs anyway.
 func (d *detector) coverWorkspaces() {
 	for _, dg := range d.js.delegates {
-		if !dg.e.check.Runs() {
-			continue
+		if !dg.e.check.Runs() || !slices.Contains(d.entries, dg.e) {
+			continue // skipped, or replaced by a .vbd.toml check
 		}
 		how := fmt.Sprintf("it runs %s in every package", strings.Join(dg.tasks, ", "))
 		for _, e := range d.entries {
@@ -239,7 +238,7 @@ func (d *detector) coverWorkspaces() {
 				continue
 			}
 			rec := recursion(d.js.workspaces[dg.dir], e.check.Argv[2])
-			if rec.tool == dg.tool && len(rec.scripts) > 0 && subset(rec.scripts, dg.tasks) {
+			if len(rec.scripts) > 0 && subset(rec.scripts, dg.tasks) {
 				coverBy(e, dg.e, "the script runs "+rec.how)
 			}
 		}
@@ -302,7 +301,6 @@ func subset(a, b []string) bool {
 // jsRecursion is what a root script runs in every workspace package.
 type jsRecursion struct {
 	scripts []string
-	tool    string // the program: pnpm, npm, yarn, lerna, turbo, nx, bun
 	how     string // `pnpm -r test`: test in every package
 }
 
@@ -324,7 +322,6 @@ func recursion(ws *jsWorkspace, name string) jsRecursion {
 			continue
 		}
 		rec.scripts = append(rec.scripts, scripts...)
-		rec.tool = prog
 		rec.how = fmt.Sprintf("`%s`: %s in every workspace package", abbrev(Join(words)), strings.Join(rec.scripts, ", "))
 	}
 	return rec

@@ -1,0 +1,109 @@
+package detect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"slices"
+)
+
+// This file holds what the JS build systems vbd delegates to (Nx,
+// Turborepo) share: which of their tasks are checks, and how their CLI is
+// started.
+
+// delegatedTasks are the task names a build system is asked to run, in
+// the order given to it, with the kind each proves. Quick mode asks only
+// for the quick ones.
+var delegatedTasks = []struct {
+	name  string
+	kind  Kind
+	quick bool
+}{
+	{"lint", KindLint, true},
+	{"typecheck", KindTypecheck, true},
+	{"type-check", KindTypecheck, true},
+	{"check-types", KindTypecheck, true},
+	{"test", KindTest, false},
+}
+
+// chooseTasks keeps, in order, the delegated tasks that defined holds, and
+// in quick mode only the quick ones. kind is the strongest kind among
+// them (test over typecheck over lint); dropped lists the slow ones quick
+// mode left out.
+func chooseTasks(defined func(string) bool, quick bool) (tasks []string, kind Kind, dropped []string) {
+	for _, t := range delegatedTasks {
+		if !defined(t.name) {
+			continue
+		}
+		if quick && !t.quick {
+			dropped = append(dropped, t.name)
+			continue
+		}
+		tasks = append(tasks, t.name)
+		if kind == "" || t.kind == KindTest || t.kind == KindTypecheck && kind == KindLint {
+			kind = t.kind
+		}
+	}
+	return tasks, kind, dropped
+}
+
+// jsTool is how to start a JS tool in dir: through the package manager
+// when a node_modules/.bin above dir has it (the workspace's pinned
+// version), else from PATH. setup says how to install it when neither.
+func (d *detector) jsTool(dir, tool string) (argv []string, why, setup string) {
+	pm, _ := d.packageManager(dir, packageJSON{})
+	viaPM := func() []string {
+		switch pm {
+		case "pnpm":
+			return []string{"pnpm", "exec", tool}
+		case "yarn":
+			return []string{"yarn", tool}
+		case "bun":
+			return []string{"bunx", tool}
+		}
+		return []string{"npm", "exec", "--no", "--", tool}
+	}
+	for p := dir; ; p = parentDir(p) {
+		if d.exists(path.Join(p, "node_modules", ".bin", tool)) {
+			return viaPM(), fmt.Sprintf("%s from %s", tool, path.Join(p, "node_modules", ".bin")), ""
+		}
+		if p == "." {
+			break
+		}
+	}
+	if d.onPath(tool) {
+		return []string{tool}, tool + " from PATH", ""
+	}
+	return viaPM(), tool + " is not installed", fmt.Sprintf("%s is not installed (no node_modules/.bin/%s, not on PATH): run `%s`", tool, tool, InstallCommand(pm))
+}
+
+// jsonKeys reads the keys of the object at field (nested names) of a
+// JSON document, or nil.
+func jsonKeys(data []byte, field ...string) ([]string, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, fmt.Errorf("parse JSON: %w", err)
+	}
+	for i, f := range field {
+		raw, ok := top[f]
+		if !ok || isNull(raw) {
+			return nil, nil
+		}
+		var next map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &next); err != nil {
+			return nil, fmt.Errorf("%q is not an object", f)
+		}
+		top = next
+		if i == len(field)-1 {
+			break
+		}
+	}
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys, nil
+}
