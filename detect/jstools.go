@@ -107,3 +107,32 @@ func jsonKeys(data []byte, field ...string) ([]string, error) {
 	slices.Sort(keys)
 	return keys, nil
 }
+
+// Affected turns a delegated check (Nx, Turborepo) into its affected-only
+// form against base, for `vbd --changed`: `nx affected --base=SHA`, `turbo
+// run --affected` with TURBO_SCM_BASE. Both compare the work tree, so
+// uncommitted changes count. Other checks are left alone. Such a run on a
+// change that affects nothing selects nothing: the verdict reads that as
+// vacuous, never as a pass. since words the base for the reason.
+func Affected(c *Check, base, since string) {
+	var argv []string
+	switch c.Runner {
+	case RunnerNx:
+		i := slices.Index(c.Argv, "run-many")
+		if i < 0 {
+			return
+		}
+		argv = slices.Concat(c.Argv[:i], []string{"affected"}, c.Argv[i+1:], []string{"--base=" + base})
+	case RunnerTurbo:
+		i := slices.Index(c.Argv, "run")
+		if i < 0 || slices.Contains(c.Argv, "--affected") {
+			return
+		}
+		argv = slices.Concat(c.Argv[:i+1], []string{"--affected"}, c.Argv[i+1:])
+		c.Env = append(slices.Clone(c.Env), "TURBO_SCM_BASE="+base)
+	default:
+		return
+	}
+	c.Argv = argv
+	c.Reason += "; --changed: only what the change since " + since + " affects (none affected is vacuous)"
+}
