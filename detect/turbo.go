@@ -48,7 +48,7 @@ func (d *detector) detectTurbo() {
 			defined[name] = true
 		}
 		d.addDelegate(dir, src, "turbo", RunnerTurbo, ecoTurbo, func(t string) bool { return defined[t] },
-			func(tasks []string) []string { return append([]string{"run"}, tasks...) },
+			func(tasks []string) []string { return append(append([]string{"run"}, tasks...), "--log-prefix=none") },
 			src+" defines")
 	}
 }

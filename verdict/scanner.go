@@ -63,9 +63,12 @@ func textMatchers() []textMatcher {
 		goTextMatcher(),
 		jestMatcher(),
 		vitestMatcher(),
+		bazelMatcher(), // before pytest and unittest, whose ERROR:/FAIL: lines it shares a byte with
 		pytestMatcher(),
 		unittestMatcher(),
 		cargoMatcher(),
+		nxMatcher(),
+		turboMatcher(),
 		makeMatcher(),
 		npmMatcher(),
 	}
