@@ -66,7 +66,9 @@ func (d *detector) detectNx() {
 		}
 		before := len(d.entries)
 		d.addDelegate(dir, src, "nx", RunnerNx, ecoNx, func(t string) bool { return defined[t] },
-			func(tasks []string) []string { return append(append([]string{"run-many", "-t"}, tasks...), "--outputStyle=static") },
+			func(tasks []string) []string {
+				return append(append([]string{"run-many", "-t"}, tasks...), "--outputStyle=static")
+			},
 			"the Nx workspace defines")
 		if len(d.entries) > before {
 			d.entries[len(d.entries)-1].check.Env = nxEnv
