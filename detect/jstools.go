@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
 )
 
 // This file holds what the JS build systems vbd delegates to (Nx,
@@ -48,25 +49,20 @@ func chooseTasks(defined func(string) bool, quick bool) (tasks []string, kind Ki
 	return tasks, kind, dropped
 }
 
-// jsTool is how to start a JS tool in dir: through the package manager
-// when a node_modules/.bin above dir has it (the workspace's pinned
-// version), else from PATH. setup says how to install it when neither.
+// jsTool is how to start a JS tool in dir: the workspace's own pinned
+// version when a node_modules/.bin at or above dir has it (started by its
+// path, as the package manager would, without the package manager's own
+// second of start-up), else from PATH. setup says how to install it when
+// neither has it.
 func (d *detector) jsTool(dir, tool string) (argv []string, why, setup string) {
-	pm, _ := d.packageManager(dir, packageJSON{})
-	viaPM := func() []string {
-		switch pm {
-		case "pnpm":
-			return []string{"pnpm", "exec", tool}
-		case "yarn":
-			return []string{"yarn", tool}
-		case "bun":
-			return []string{"bunx", tool}
-		}
-		return []string{"npm", "exec", "--no", "--", tool}
-	}
 	for p := dir; ; p = parentDir(p) {
-		if d.exists(path.Join(p, "node_modules", ".bin", tool)) {
-			return viaPM(), fmt.Sprintf("%s from %s", tool, path.Join(p, "node_modules", ".bin")), ""
+		bin := path.Join(p, "node_modules", ".bin", tool)
+		if d.exists(bin) {
+			rel := "./" + path.Join("node_modules", ".bin", tool)
+			if ups := depth(dir) - depth(p); ups > 0 {
+				rel = strings.Repeat("../", ups) + path.Join("node_modules", ".bin", tool)
+			}
+			return []string{rel}, tool + " from " + path.Dir(bin), ""
 		}
 		if p == "." {
 			break
@@ -75,7 +71,8 @@ func (d *detector) jsTool(dir, tool string) (argv []string, why, setup string) {
 	if d.onPath(tool) {
 		return []string{tool}, tool + " from PATH", ""
 	}
-	return viaPM(), tool + " is not installed", fmt.Sprintf("%s is not installed (no node_modules/.bin/%s, not on PATH): run `%s`", tool, tool, InstallCommand(pm))
+	pm, _ := d.packageManager(dir, packageJSON{})
+	return []string{tool}, tool + " is not installed", fmt.Sprintf("%s is not installed (no node_modules/.bin/%s, not on PATH): run `%s`", tool, tool, InstallCommand(pm))
 }
 
 // jsonKeys reads the keys of the object at field (nested names) of a
