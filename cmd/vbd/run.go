@@ -26,7 +26,7 @@ type runCmd struct {
 	NoCache  bool        `help:"Run every check even when a passing receipt matches this tree."`
 	Verbose  bool        `short:"v" help:"Show each check's full command in the table and cut nothing to fit the terminal."`
 	Changed  bool        `help:"Only the project roots changed since --base (committed, uncommitted and untracked); nothing changed: exit 2."`
-	Base     string      `placeholder:"REF" help:"With --changed, compare with REF (default: the merge base with the upstream, else HEAD)."`
+	Base     string      `placeholder:"REF" help:"Compare with REF; implies --changed (default: the merge base with the upstream, else HEAD)."`
 }
 
 func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
