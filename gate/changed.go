@@ -170,11 +170,18 @@ func rootOf(c detect.Check) string {
 	return c.Dir
 }
 
-// repoWide reports whether a check covers the whole repository: the
-// pre-commit framework, or a [[check]] of .vbd.toml without a dir.
+// repoWide reports whether a check at the root may cover the whole
+// repository: the pre-commit framework, a root Makefile target, a root
+// task runner or script (just, Task, script/test, lefthook: opaque
+// commands), or a [[check]] of .vbd.toml without a dir. It runs whenever
+// anything changed: what it reaches is not known statically.
 func repoWide(c detect.Check) bool {
 	if r := rootOf(c); r != "." && r != "" {
 		return false
 	}
-	return c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerMake || strings.HasPrefix(c.Source, detect.ConfigFile)
+	switch c.Runner {
+	case detect.RunnerPreCommit, detect.RunnerMake, detect.RunnerOpaque:
+		return true
+	}
+	return strings.HasPrefix(c.Source, detect.ConfigFile)
 }
