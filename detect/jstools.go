@@ -113,22 +113,19 @@ func jsonKeys(data []byte, field ...string) ([]string, error) {
 // vacuous, never as a pass. since words the base for the reason.
 func Affected(c *Check, base, since string) {
 	var argv []string
-	switch c.Runner {
-	case RunnerNx:
+	if c.Runner == RunnerNx {
 		i := slices.Index(c.Argv, "run-many")
 		if i < 0 {
 			return
 		}
 		argv = slices.Concat(c.Argv[:i], []string{"affected"}, c.Argv[i+1:], []string{"--base=" + base})
-	case RunnerTurbo:
+	} else {
 		i := slices.Index(c.Argv, "run")
-		if i < 0 || slices.Contains(c.Argv, "--affected") {
+		if c.Runner != RunnerTurbo || i < 0 || slices.Contains(c.Argv, "--affected") {
 			return
 		}
 		argv = slices.Concat(c.Argv[:i+1], []string{"--affected"}, c.Argv[i+1:])
 		c.Env = append(slices.Clone(c.Env), "TURBO_SCM_BASE="+base)
-	default:
-		return
 	}
 	c.Argv = argv
 	c.Reason += "; --changed: only what the change since " + since + " affects (none affected is vacuous)"

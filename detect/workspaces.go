@@ -28,8 +28,6 @@ type jsWorkspace struct {
 	dir string
 	// globs are the package patterns, relative to dir; "!p" excludes.
 	globs []string
-	// from names the file that declares them, for reasons.
-	from string
 	// scripts are the root package.json's scripts.
 	scripts map[string]string
 }
@@ -45,7 +43,7 @@ type jsDelegate struct {
 // addWorkspace records a package.json's workspace declaration, from its
 // "workspaces" field or a pnpm-workspace.yaml beside it.
 func (d *detector) addWorkspace(dir string, pj packageJSON) {
-	ws := &jsWorkspace{dir: dir, globs: pj.workspaces, from: path.Join(dir, "package.json") + ` "workspaces"`, scripts: pj.scripts}
+	ws := &jsWorkspace{dir: dir, globs: pj.workspaces, scripts: pj.scripts}
 	if d.tree.has(dir, "pnpm-workspace.yaml") {
 		p := path.Join(dir, "pnpm-workspace.yaml")
 		if data, ok := d.readMarker(ecoNPM, dir, p); ok {
@@ -53,7 +51,7 @@ func (d *detector) addWorkspace(dir string, pj packageJSON) {
 			if err != nil {
 				d.warn(fmt.Sprintf("%s: %v; its packages are checked one by one", p, err))
 			} else {
-				ws.globs, ws.from = globs, p
+				ws.globs = globs
 			}
 		}
 	}

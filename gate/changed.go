@@ -155,11 +155,7 @@ func (c *Changed) touches(root string) bool {
 // system (Bazel, Nx, Turborepo): any change below its root is its
 // business, however deep the project that holds it.
 func delegates(c detect.Check) bool {
-	switch c.Runner {
-	case detect.RunnerBazel, detect.RunnerNx, detect.RunnerTurbo:
-		return true
-	}
-	return false
+	return c.Runner == detect.RunnerBazel || c.Runner == detect.RunnerNx || c.Runner == detect.RunnerTurbo
 }
 
 // rootOf is the project root a check belongs to.
@@ -179,9 +175,6 @@ func repoWide(c detect.Check) bool {
 	if r := rootOf(c); r != "." && r != "" {
 		return false
 	}
-	switch c.Runner {
-	case detect.RunnerPreCommit, detect.RunnerMake, detect.RunnerOpaque:
-		return true
-	}
-	return strings.HasPrefix(c.Source, detect.ConfigFile)
+	return c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerMake || c.Runner == detect.RunnerOpaque ||
+		strings.HasPrefix(c.Source, detect.ConfigFile)
 }
