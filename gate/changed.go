@@ -121,17 +121,7 @@ func (c *Changed) ScopeOf(plan detect.Plan) func(detect.Check) string {
 			in[ch.Name] = true
 		}
 	}
-	// A check in scope that another check covers (a workspace package
-	// whose tests the root's `pnpm -r test` runs) brings that one along;
-	// covering can chain (a make target over a root script).
-	for grew := true; grew; {
-		grew = false
-		for _, ch := range plan.Checks {
-			if by := detect.CoveredBy(ch); in[ch.Name] && by != "" && !in[by] {
-				in[by], grew = true, true
-			}
-		}
-	}
+	widenCovered(plan, in)
 	for i, ch := range plan.Checks {
 		if in[ch.Name] && s.Everything() == "" {
 			detect.Affected(&plan.Checks[i], c.Base, c.Since)
@@ -142,6 +132,37 @@ func (c *Changed) ScopeOf(plan detect.Plan) func(detect.Check) string {
 			return ""
 		}
 		return s.Skip(rootOf(ch), false)
+	}
+}
+
+// WidenCovered brings into scope the check that covers one in scope: a
+// workspace package whose tests the root's `pnpm -r test` runs is
+// verified by that root script, even when the change is only in the
+// package. scope is a gate.Request's Scope; the result is one too.
+func WidenCovered(plan detect.Plan, scope func(detect.Check) string) func(detect.Check) string {
+	in := map[string]bool{}
+	for _, ch := range plan.Checks {
+		in[ch.Name] = scope(ch) == ""
+	}
+	widenCovered(plan, in)
+	return func(ch detect.Check) string {
+		if in[ch.Name] {
+			return ""
+		}
+		return scope(ch)
+	}
+}
+
+// widenCovered adds to in (check names in scope) the checks covering
+// them; covering can chain (a make target over a root script).
+func widenCovered(plan detect.Plan, in map[string]bool) {
+	for grew := true; grew; {
+		grew = false
+		for _, ch := range plan.Checks {
+			if by := detect.CoveredBy(ch); in[ch.Name] && by != "" && !in[by] {
+				in[by], grew = true, true
+			}
+		}
 	}
 }
 

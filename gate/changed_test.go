@@ -161,3 +161,27 @@ func TestFindChanged(t *testing.T) {
 		t.Errorf("outside git: %v, want a usage error", err)
 	}
 }
+
+func TestWidenCovered(t *testing.T) {
+	plan := detect.Plan{Checks: []detect.Check{
+		{Name: "make test", Root: "."},
+		{Name: "pnpm test", Root: "js", Skipped: "covered by make test"},
+		{Name: "pnpm test (js/a)", Root: "js/a", Skipped: "covered by pnpm test; it runs `pnpm -r test`"},
+		{Name: "go test", Root: "svc"},
+	}}
+	scope := func(c detect.Check) string {
+		if c.Root == "js/a" {
+			return ""
+		}
+		return "scope: commit does not touch " + c.Root
+	}
+	got := WidenCovered(plan, scope)
+	for _, tt := range []struct{ name, want string }{
+		{"make test", ""}, {"pnpm test", ""}, {"pnpm test (js/a)", ""}, {"go test", "scope: commit does not touch svc"},
+	} {
+		i := slices.IndexFunc(plan.Checks, func(c detect.Check) bool { return c.Name == tt.name })
+		if why := got(plan.Checks[i]); why != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, why, tt.want)
+		}
+	}
+}
