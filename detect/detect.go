@@ -36,6 +36,9 @@ const (
 	ecoRust        // rust.go
 	ecoPython      // python.go
 	ecoGolangci    // golangci.go
+	ecoBazel       // bazel.go: delegates to the build system
+	ecoNx          // nx.go
+	ecoTurbo       // turbo.go
 	ecoUnsupported // last: projects vbd names but cannot check (unsupported.go)
 )
 
@@ -62,6 +65,7 @@ type detector struct {
 	// makefiles are the parsed Makefiles by directory, to follow a
 	// sub-make into another directory's targets.
 	makefiles map[string]*makefile
+	js        jsState // workspaces.go
 }
 
 // Detect reads the repository in fsys (rooted at the repository root) and
@@ -99,11 +103,15 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectRust()
 	d.detectPython()
 	d.detectGolangci()
+	d.detectBazel()
+	d.detectNx()
+	d.detectTurbo()
 	d.detectUnsupported()
 	d.sort()
 	d.configure()
 	d.markQuick()
 	d.cover()
+	d.coverWorkspaces()
 	d.uniqueNames()
 
 	plan := Plan{Quick: opts.Quick, Checks: make([]Check, 0, len(d.entries)), Warnings: d.warnings}

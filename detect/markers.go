@@ -48,6 +48,10 @@ var ecoMarkers = map[string]bool{
 	// the directory is checked by their detector.
 	"test": true, "cibuild": true, "check": true, "lint": true, "verify.sh": true,
 	"test.sh": true, "check.sh": true, "lint.sh": true,
+	// Build systems vbd delegates to: Bazel, Nx (project.json are its
+	// projects) and Turborepo.
+	"MODULE.bazel": true, "WORKSPACE": true, "WORKSPACE.bazel": true,
+	"nx.json": true, "project.json": true, "turbo.json": true,
 }
 
 // unsupportedMarker is a file that marks a project vbd cannot check yet.
@@ -81,15 +85,10 @@ var unsupportedMarkers = []unsupportedMarker{
 	{"stack.yaml", "a Haskell (Stack) project", "stack test"},
 	{"cabal.project", "a Haskell (Cabal) project", "cabal test"},
 	{"dune-project", "an OCaml (dune) project", "dune test"},
-	{"MODULE.bazel", "a Bazel workspace", "bazel test //..."},
-	{"WORKSPACE", "a Bazel workspace", "bazel test //..."},
-	{"WORKSPACE.bazel", "a Bazel workspace", "bazel test //..."},
-	{"nx.json", "an Nx workspace", "npx nx run-many -t test lint"},
-	{"turbo.json", "a Turborepo", "npx turbo run test lint"},
 }
 
 // SupportedMarkers names, for messages, the files that give vbd checks.
-const SupportedMarkers = "go.mod, package.json, Makefile, .pre-commit-config.yaml, Cargo.toml, pyproject.toml or pytest.ini or tests/test_*.py, .golangci.yml, justfile, Taskfile.yml, script/test or lefthook.yml"
+const SupportedMarkers = "go.mod, package.json, Makefile, .pre-commit-config.yaml, Cargo.toml, pyproject.toml or pytest.ini or tests/test_*.py, .golangci.yml, justfile, Taskfile.yml, script/test, lefthook.yml, MODULE.bazel, nx.json or turbo.json"
 
 // sortDirs sorts slash paths in plan order (see comparePaths).
 func sortDirs(dirs []string) { slices.SortFunc(dirs, comparePaths) }

@@ -12,6 +12,9 @@ import (
 type packageJSON struct {
 	scripts        map[string]string
 	packageManager string
+	// workspaces are the package globs of a workspace root: "workspaces"
+	// as an array or as {"packages": [...]} (yarn's nohoist form).
+	workspaces []string
 	// hasDeps is true when the package declares dependencies, which must
 	// be installed (node_modules) before its scripts can run.
 	hasDeps bool
@@ -51,6 +54,16 @@ func parsePackageJSON(data []byte) (packageJSON, error) {
 			if json.Unmarshal(raw, &deps) == nil && len(deps) > 0 {
 				pj.hasDeps = true
 			}
+		}
+	}
+	if raw, ok := top["workspaces"]; ok && !isNull(raw) {
+		var obj struct {
+			Packages []string `json:"packages"`
+		}
+		if json.Unmarshal(raw, &pj.workspaces) != nil && json.Unmarshal(raw, &obj) != nil {
+			pj.notes = append(pj.notes, `"workspaces" is neither a list of globs nor {"packages": [...]}, so its packages are checked one by one`)
+		} else if pj.workspaces == nil {
+			pj.workspaces = obj.Packages
 		}
 	}
 	if raw, ok := top["packageManager"]; ok {
@@ -124,6 +137,7 @@ func (d *detector) detectNPM() {
 			d.warn(src + ": " + n)
 		}
 		d.project()
+		d.addWorkspace(dir, pj)
 		d.addScripts(dir, src, pj)
 	}
 }

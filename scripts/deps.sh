@@ -14,6 +14,7 @@ need node nodejs
 need npm npm
 need python3 python3
 need pytest python3-pytest
+bash "$(dirname "$0")/jstools.sh" >/dev/null # nx and turbo from npm, for the nx_* and turbo_* scripts
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing$missing from Debian's packages"

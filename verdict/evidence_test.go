@@ -153,6 +153,18 @@ var fixtures = []fixture{
 	{file: "cargo-fail", runner: detect.RunnerOpaque, exit: 101, status: Fail, detail: "exit 101", counted: true, passed: 1, failed: 1, total: 2},
 	{file: "cargo-r1-no-tests", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
 	{file: "cargo-r2-filtered", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	// bazel test (written from Bazel 7's summary format: Bazel cannot be
+	// installed here), turbo 2.11 and nx 24 (captured from the real tools
+	// on an npm workspace; turbo with --log-prefix=none, nx with
+	// --outputStyle=static, as vbd runs them).
+	{file: "bazel-pass", runner: detect.RunnerBazel, exit: 0, status: Pass, detail: "2 passed", counted: true, passed: 2, total: 2, evRunner: "bazel test"},
+	{file: "bazel-fail", runner: detect.RunnerBazel, exit: 3, status: Fail, detail: "exit 3", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "bazel-b1-no-test-targets", runner: detect.RunnerBazel, exit: 4, status: Vacuous, detail: "no test targets"},
+	{file: "turbo-pass", runner: detect.RunnerTurbo, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "node --test"},
+	{file: "turbo-fail", runner: detect.RunnerTurbo, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "turbo-t1-affected-none", runner: detect.RunnerTurbo, exit: 0, status: Vacuous, detail: "turbo ran no task"},
+	{file: "nx-pass", runner: detect.RunnerNx, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "node --test"},
+	{file: "nx-n1-affected-none", runner: detect.RunnerNx, exit: 0, status: Vacuous, detail: "nx ran no task"},
 
 	// pre-commit, read by its own scanner.
 	{file: "precommit-pass", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "pre-commit"},

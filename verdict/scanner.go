@@ -31,7 +31,8 @@ func NewScanner(c detect.Check) EvidenceScanner {
 		return newGoToolScanner(goBuild)
 	case detect.RunnerPreCommit:
 		return newPreCommitScanner()
-	case detect.RunnerNPM, detect.RunnerMake, detect.RunnerOpaque, detect.RunnerPytest, detect.RunnerCargo:
+	case detect.RunnerNPM, detect.RunnerMake, detect.RunnerOpaque, detect.RunnerPytest, detect.RunnerCargo,
+		detect.RunnerBazel, detect.RunnerNx, detect.RunnerTurbo:
 		// Wrappers and runners without a parser of their own:
 		// recognising a runner's output costs nothing when it is absent.
 		return newTextScanner(c)
@@ -78,9 +79,12 @@ func textMatchers() []textMatcher {
 		goTextMatcher(),
 		jestMatcher(),
 		vitestMatcher(),
+		bazelMatcher(), // before pytest and unittest, whose ERROR:/FAIL: lines it shares a byte with
 		pytestMatcher(),
 		unittestMatcher(),
 		cargoMatcher(),
+		nxMatcher(),
+		turboMatcher(),
 		makeMatcher(),
 		npmMatcher(),
 	}

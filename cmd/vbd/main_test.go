@@ -245,6 +245,12 @@ func setupScriptEnv(env *testscript.Env, goenv [][2]string) error {
 			}
 		}
 	}
+	// The real nx and turbo (scripts/jstools.sh) live outside the repository.
+	js := os.Getenv("VBD_JSTOOLS")
+	if cache, err := os.UserCacheDir(); err == nil && js == "" {
+		js = filepath.Join(cache, "vbd-jstools", "node_modules")
+	}
+	env.Setenv("VBD_JSTOOLS", js)
 	// pre-commit keeps its environments here; reuse the machine's when set.
 	if c := os.Getenv("PRE_COMMIT_HOME"); c != "" {
 		env.Setenv("PRE_COMMIT_HOME", c)

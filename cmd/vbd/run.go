@@ -25,6 +25,8 @@ type runCmd struct {
 	Format   string      `enum:"table,json,junit,github" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
 	NoCache  bool        `help:"Run every check even when a passing receipt matches this tree."`
 	Verbose  bool        `short:"v" help:"Show each check's full command in the table and cut nothing to fit the terminal."`
+	Changed  bool        `help:"Only the project roots changed since --base (committed, uncommitted and untracked); nothing changed: exit 2."`
+	Base     string      `placeholder:"REF" help:"Compare with REF; implies --changed (default: the merge base with the upstream, else HEAD)."`
 }
 
 func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
@@ -35,6 +37,13 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 	}
 	// Progress goes to stderr: live on a terminal, plain lines elsewhere.
 	req.Progress, req.ProgressTerm = e.stderr, g.term(e.stderr)
+	if r.Changed || r.Base != "" {
+		ch, err := gate.FindChanged(ctx, g.Dir, r.Base)
+		if err != nil {
+			return err
+		}
+		req.ScopeOf = ch.ScopeOf
+	}
 	v, err := gate.Verify(ctx, req)
 	if err != nil {
 		return err
