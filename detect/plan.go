@@ -46,7 +46,7 @@ const (
 	RunnerNPM        Runner = "npm-script" // a package.json script; its output names the real runner
 	RunnerMake       Runner = "make"       // a Makefile target; its output names the real runner
 	RunnerPreCommit  Runner = "pre-commit"
-	RunnerPrek       Runner = "prek" // prek, pre-commit's Rust rewrite (precommit.go)
+	RunnerPrek       Runner = "prek"   // prek, pre-commit's Rust rewrite (precommit.go)
 	RunnerOpaque     Runner = "opaque" // a custom command
 )
 
