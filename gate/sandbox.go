@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/runner"
@@ -99,7 +100,7 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if err != nil {
 		return nil, fmt.Errorf("list the files to copy: %w", err)
 	}
-	files, err := copyTree(root, s.Dir, splitNUL(out))
+	files, err := copyTree(ctx, root, s.Dir, splitNUL(out))
 	if err != nil {
 		return nil, err
 	}
@@ -140,15 +141,26 @@ func sandboxParent(root, stateDir string) (string, error) {
 	return p, nil
 }
 
+// copyWorkers is how many files are copied at once: creating files is
+// mostly waiting on the file system, which a few goroutines overlap.
+const copyWorkers = 4
+
+// copyJob is one file or symlink to copy.
+type copyJob struct {
+	src, dst string
+	mode     fs.FileMode
+}
+
 // copyTree copies the listed files from root into dir and returns the
 // ones it copied (slash paths), each once. A listed path that is gone (a
 // tracked file deleted in the work tree) stays gone; a directory (a
 // submodule) is left out, as pre-commit leaves submodules alone.
 // Files are copied, never hard-linked: fixers rewrite files in place, and
 // a link would carry the rewrite into the work tree.
-func copyTree(root, dir string, paths []string) ([]string, error) {
+func copyTree(ctx context.Context, root, dir string, paths []string) ([]string, error) {
 	made := map[string]bool{".": true}
 	copied := make([]string, 0, len(paths))
+	jobs := make([]copyJob, 0, len(paths))
 	prev := ""
 	for _, p := range paths {
 		if p == prev {
@@ -163,8 +175,8 @@ func copyTree(root, dir string, paths []string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("copy %s into the throwaway copy of the tree: %w", p, err)
 		}
-		if fi.IsDir() {
-			continue
+		if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
+			continue // a submodule's directory; sockets and fifos git does not track
 		}
 		if d := path.Dir(p); !made[d] {
 			if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
@@ -174,19 +186,37 @@ func copyTree(root, dir string, paths []string) ([]string, error) {
 				made[d] = true
 			}
 		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			err = copyLink(root, dir, src, dst)
-		case fi.Mode().IsRegular():
-			err = copyFile(src, dst, fi.Mode().Perm())
-		default:
-			continue // a socket or fifo: git does not track those
-		}
-		if err != nil {
-			return nil, fmt.Errorf("copy %s into the throwaway copy of the tree: %w", p, err)
-		}
+		jobs = append(jobs, copyJob{src: src, dst: filepath.Join(dir, filepath.FromSlash(p)), mode: fi.Mode()})
 		copied = append(copied, p)
+	}
+	errs := make([]error, copyWorkers)
+	var wg sync.WaitGroup
+	for w := range copyWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(jobs); i += copyWorkers {
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				j := jobs[i]
+				var err error
+				if j.mode&fs.ModeSymlink != 0 {
+					err = copyLink(root, dir, j.src, j.dst)
+				} else {
+					err = copyFile(j.src, j.dst, j.mode.Perm())
+				}
+				if err != nil {
+					errs[w] = fmt.Errorf("copy %s into the throwaway copy of the tree: %w", copied[i], err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return copied, nil
 }
