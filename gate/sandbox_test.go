@@ -193,7 +193,7 @@ func TestSandboxTmpInTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Remove()
+	defer func() { _ = s.Remove() }()
 	if !strings.HasPrefix(s.Dir, filepath.Join(stateDir, "snapshots")+string(filepath.Separator)) {
 		t.Errorf("sandbox at %s, want under the state dir", s.Dir)
 	}
