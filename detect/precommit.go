@@ -32,7 +32,8 @@ var (
 // config, and running both would run every hook twice.
 //
 // The choice, explained in `vbd list`: prek.toml is prek's own config, so
-// prek runs it. Otherwise pre-commit runs .pre-commit-config.yaml when it
+// prek runs it (pre-commit runs .pre-commit-config.yaml instead only when
+// prek is not installed and pre-commit is). Otherwise pre-commit runs .pre-commit-config.yaml when it
 // is installed: the config is written for it, and the environments a
 // user set up with `pre-commit install-hooks` are in its cache, not
 // prek's. prek runs it when pre-commit is not installed, or when
@@ -43,12 +44,11 @@ func (d *detector) detectPreCommit() {
 		return
 	}
 	pcOn, prekOn := d.onPath("pre-commit"), d.onPath("prek")
-	src := preCommitConfig
-	if hasPrek {
-		src = prekConfig
+	skipVBD, vbdNote := "", ""
+	if hasPC {
+		skipVBD, vbdNote = d.preCommitSkip(preCommitConfig)
 	}
-	skipVBD, vbdNote := d.preCommitSkip(src)
-	check := func(tool, why string) Check {
+	check := func(tool, src, why string) Check {
 		c := Check{
 			Name:    tool,
 			Kind:    KindLint,
@@ -60,46 +60,52 @@ func (d *detector) detectPreCommit() {
 			Runner:  RunnerPreCommit,
 			Sandbox: true,
 			Reason: src + " at the repository root; " + why +
-				"; runs every hook on every tracked and untracked file, in a throwaway copy of the tree so that fixers never rewrite yours (the diff they would make is shown)" + vbdNote,
+				"; runs every hook on every tracked and untracked file, in a throwaway copy of the tree so that fixers never rewrite yours (the diff they would make is shown)",
 		}
 		if tool == "prek" {
 			c.Runner = RunnerPrek
 		}
-		if skipVBD != "" {
+		if skipVBD != "" && src == preCommitConfig {
 			c.Env = []string{"SKIP=" + skipVBD}
+			c.Reason += vbdNote
 		}
 		if d.opts.Files == nil {
 			c.Skipped = "not a git repository"
 		}
 		return c
 	}
+	covered := func(c Check, by string) Check {
+		if c.Skipped == "" {
+			c.Skipped = "covered by " + by
+		}
+		return c
+	}
+	const installPrek = "npm i -g @j178/prek, or pip install prek"
 	switch {
+	case hasPrek && !prekOn && hasPC && pcOn:
+		// prek's own config cannot run without prek, but the pre-commit
+		// config can: a real check beats one that cannot start.
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "prek.toml is prek's config, but prek is not on PATH ("+installPrek+"), so pre-commit runs "+preCommitConfig))
 	case hasPrek:
 		why := "prek.toml is prek's own config"
 		if !prekOn {
-			why += "; prek is not on PATH, so it will fail to start: install it (npm i -g @j178/prek, or pip install prek)"
+			why += "; prek is not on PATH, so it will fail to start: install it (" + installPrek + ")"
 		}
-		d.add(ecoPreCommit, check("prek", why))
+		d.add(ecoPreCommit, check("prek", prekConfig, why))
 		if hasPC && pcOn {
-			c := check("pre-commit", "pre-commit is on PATH")
-			if c.Skipped == "" {
-				c.Skipped = "covered by prek: prek.toml is prek's own config, and running both would run every hook twice"
-			}
-			d.add(ecoPreCommit, c)
+			d.add(ecoPreCommit, covered(check("pre-commit", preCommitConfig, "pre-commit is on PATH"),
+				"prek: prek.toml is prek's own config, and running both would run every hook twice"))
 		}
 	case pcOn && prekOn:
-		d.add(ecoPreCommit, check("pre-commit", "pre-commit and prek are both on PATH; pre-commit runs it, as the config is written for it and `pre-commit install-hooks` fills its cache"))
-		c := check("prek", "prek is on PATH")
-		if c.Skipped == "" {
-			c.Skipped = `covered by pre-commit: both read ` + preCommitConfig + `, and running both would run every hook twice; to run prek instead, disable = ["pre-commit"] in ` + ConfigFile
-		}
-		d.add(ecoPreCommit, c)
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit and prek are both on PATH; pre-commit runs it, as the config is written for it and `pre-commit install-hooks` fills its cache"))
+		d.add(ecoPreCommit, covered(check("prek", preCommitConfig, "prek is on PATH"),
+			"pre-commit: both read "+preCommitConfig+", and running both would run every hook twice; to run prek instead, disable = [\"pre-commit\"] in "+ConfigFile))
 	case prekOn:
-		d.add(ecoPreCommit, check("prek", "prek is on PATH (pre-commit is not)"))
+		d.add(ecoPreCommit, check("prek", preCommitConfig, "prek is on PATH (pre-commit is not)"))
 	case pcOn:
-		d.add(ecoPreCommit, check("pre-commit", "pre-commit is on PATH"))
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit is on PATH"))
 	default:
-		d.add(ecoPreCommit, check("pre-commit", "neither pre-commit nor prek is on PATH, so it will fail to start; install one (pip install pre-commit, or npm i -g @j178/prek)"))
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "neither pre-commit nor prek is on PATH, so it will fail to start; install one (pip install pre-commit, or "+installPrek+")"))
 	}
 }
 

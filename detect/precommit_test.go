@@ -64,6 +64,13 @@ func TestDetectPreCommit(t *testing.T) {
 			names:  []string{"prek"},
 			checks: []want{{name: "prek", reason: "npm i -g @j178/prek"}},
 		},
+		"prek.toml without prek, beside a config pre-commit can run: pre-commit runs it": {
+			fs:     fsOf("prek.toml", "[[repos]]\n", ".pre-commit-config.yaml", cfg),
+			git:    true,
+			opts:   onlyPC,
+			names:  []string{"pre-commit"},
+			checks: []want{{name: "pre-commit", source: ".pre-commit-config.yaml", reason: "prek is not on PATH (npm i -g @j178/prek, or pip install prek), so pre-commit runs .pre-commit-config.yaml"}},
+		},
 		"neither tool: pre-commit, which will fail to start": {
 			fs:     fsOf(".pre-commit-config.yaml", cfg),
 			git:    true,
