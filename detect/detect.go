@@ -109,6 +109,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectUnsupported()
 	d.sort()
 	d.configure()
+	d.preCommitFallback()
 	d.markQuick()
 	d.cover()
 	d.coverWorkspaces()
@@ -342,45 +343,4 @@ func (d *detector) uniqueNames() {
 		seen[name] = true
 		e.check.Name = name
 	}
-}
-
-// detectPreCommit adds the pre-commit hooks at the repository root.
-func (d *detector) detectPreCommit() {
-	if !d.tree.has(".", ".pre-commit-config.yaml") {
-		return
-	}
-	lookPath := d.opts.LookPath
-	if lookPath == nil {
-		lookPath = func(string) bool { return true }
-	}
-	tool, why := "pre-commit", "pre-commit is on PATH"
-	switch {
-	case lookPath("pre-commit"):
-	case lookPath("prek"):
-		tool, why = "prek", "prek is on PATH (pre-commit is not)"
-	default:
-		why = "neither pre-commit nor prek is on PATH, so it will fail to start; install one"
-	}
-	// --all-files covers tracked files only, and agents leave new files
-	// untracked; listing tracked and untracked non-ignored files covers both.
-	// No --deduplicate: it needs git 2.31, and an older git would fail the
-	// listing, leaving pre-commit no files (a vacuous run, not a check). A
-	// path listed twice (a merge conflict) only runs its hooks twice.
-	shell := "git ls-files -z -co --exclude-standard | xargs -0 " + tool + " run --color=never --files"
-	c := Check{
-		Name:   tool,
-		Kind:   KindLint,
-		Argv:   []string{"sh", "-c", shell},
-		Shell:  shell,
-		Dir:    ".",
-		Root:   ".",
-		Quick:  true,
-		Source: ".pre-commit-config.yaml",
-		Reason: ".pre-commit-config.yaml at the repository root; " + why + "; runs every hook on tracked and untracked files",
-		Runner: RunnerPreCommit,
-	}
-	if d.opts.Files == nil {
-		c.Skipped = "not a git repository"
-	}
-	d.add(ecoPreCommit, c)
 }

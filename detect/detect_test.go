@@ -270,58 +270,6 @@ func TestDetectGo(t *testing.T) {
 	})
 }
 
-func TestDetectPreCommit(t *testing.T) {
-	const cmd = "git ls-files -z -co --exclude-standard | xargs -0 pre-commit run --color=never --files"
-	cfg := "repos: []\n"
-	runCases(t, map[string]detectCase{
-		"in a git repository it runs on tracked and untracked files": {
-			fs:  fsOf(".pre-commit-config.yaml", cfg),
-			git: true,
-			checks: []want{{name: "pre-commit", argv: []string{"sh", "-c", cmd}, kind: KindLint,
-				source: ".pre-commit-config.yaml", dir: "."}},
-		},
-		"prek when pre-commit is missing": {
-			fs:   fsOf(".pre-commit-config.yaml", cfg),
-			git:  true,
-			opts: Options{LookPath: func(s string) bool { return s == "prek" }},
-			checks: []want{{name: "prek", argv: []string{"sh", "-c", strings.Replace(cmd, "pre-commit run", "prek run", 1)},
-				reason: "prek is on PATH"}},
-		},
-		"pre-commit preferred when both are present": {
-			fs:     fsOf(".pre-commit-config.yaml", cfg),
-			git:    true,
-			opts:   Options{LookPath: func(string) bool { return true }},
-			checks: []want{{name: "pre-commit"}},
-		},
-		"neither tool: pre-commit, which will fail to start": {
-			fs:     fsOf(".pre-commit-config.yaml", cfg),
-			git:    true,
-			opts:   Options{LookPath: func(string) bool { return false }},
-			checks: []want{{name: "pre-commit", argv: []string{"sh", "-c", cmd}, reason: "neither pre-commit nor prek"}},
-		},
-		"not a git repository": {
-			fs:     fsOf(".pre-commit-config.yaml", cfg),
-			checks: []want{{name: "pre-commit", skipped: "not a git repository"}},
-		},
-		"only at the repository root": {
-			fs:    fsOf("sub/.pre-commit-config.yaml", cfg),
-			git:   true,
-			names: []string{},
-		},
-		"runs first at the root and in quick mode": {
-			fs:     fsOf(append([]string{".pre-commit-config.yaml", cfg, "Makefile", "lint:\n\t./l\n"}, goModuleFiles(".")...)...),
-			git:    true,
-			opts:   Options{Quick: true},
-			names:  []string{"pre-commit", "make lint", "go vet", "go build", "go test"},
-			checks: []want{{name: "pre-commit"}},
-		},
-	})
-	plan := runDetect(t, detectCase{fs: fsOf(".pre-commit-config.yaml", cfg), git: true})
-	if got := plan.Checks[0].Command(); got != cmd {
-		t.Errorf("Command() = %q, want %q", got, cmd)
-	}
-}
-
 func TestDetectWalk(t *testing.T) {
 	skipped := []string{
 		"node_modules/dep/package.json", pkgJest,

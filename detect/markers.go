@@ -42,6 +42,8 @@ var ecoMarkers = map[string]bool{
 	// just and Task.
 	"justfile": true, "Justfile": true, ".justfile": true,
 	"Taskfile.yml": true, "Taskfile.yaml": true, "taskfile.yml": true, "taskfile.yaml": true,
+	// prek's own config (precommit.go).
+	"prek.toml": true,
 	// lefthook.
 	"lefthook.yml": true, "lefthook.yaml": true, ".lefthook.yml": true, ".lefthook.yaml": true,
 	// Scripts to rule them all (script/test, scripts/check, bin/test…):

@@ -46,6 +46,7 @@ const (
 	RunnerNPM        Runner = "npm-script" // a package.json script; its output names the real runner
 	RunnerMake       Runner = "make"       // a Makefile target; its output names the real runner
 	RunnerPreCommit  Runner = "pre-commit"
+	RunnerPrek       Runner = "prek"   // prek, pre-commit's Rust rewrite (precommit.go)
 	RunnerOpaque     Runner = "opaque" // a custom command
 )
 
@@ -94,6 +95,10 @@ type Check struct {
 	// two scripts that both run a package manager's install in the web
 	// workspace).
 	Serial string `json:"serial,omitempty"`
+	// Sandbox, when set, runs the check in a throwaway copy of the tree
+	// (tracked and untracked files that are not ignored), never in the
+	// work tree: pre-commit's fixers rewrite the files they check.
+	Sandbox bool `json:"sandbox,omitempty"`
 	// Error, when set, is why vbd could not read what marks the check
 	// ("cannot read secret/package.json: permission denied"). Such a check
 	// never runs (Skipped says the same) and must make the verdict fail:

@@ -159,7 +159,7 @@ func repoWide(c detect.Check) bool {
 	if r := checkRoot(c); r != "." && r != "" {
 		return false
 	}
-	return c.Runner == detect.RunnerPreCommit || strings.HasPrefix(c.Source, detect.ConfigFile)
+	return c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerPrek || strings.HasPrefix(c.Source, detect.ConfigFile)
 }
 
 // ListSome names up to n items and counts the rest.

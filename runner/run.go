@@ -251,8 +251,29 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, marker str
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
+	dir := task.Dir
+	if task.Prepare != nil {
+		d, cleanup, err := task.Prepare(tctx)
+		if err != nil {
+			r.Duration = time.Since(r.Started)
+			if ctx.Err() != nil {
+				r.Status, r.Cause = NotRunCut, stopCause(ctx)
+				return r
+			}
+			if errors.Is(context.Cause(tctx), ErrTaskTimeout) {
+				r.Status, r.Cause = TimedOut, ErrTaskTimeout
+				return r
+			}
+			r.Status, r.Err = StartFailed, err
+			return r
+		}
+		// Deferred before the process starts, so it runs after the group
+		// is killed: nothing of the check still uses the directory.
+		defer cleanup()
+		dir = d
+	}
 	cmd := exec.CommandContext(tctx, task.Argv[0], task.Argv[1:]...)
-	cmd.Dir = task.Dir
+	cmd.Dir = dir
 	cmd.Env = withMarker(task.Env, marker)
 	cmd.Stdin = nil // exec opens /dev/null
 	cmd.Stdout = out

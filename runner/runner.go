@@ -35,6 +35,12 @@ type Task struct {
 	// NewScanner, when set, returns the scanner that sees this task's
 	// output line by line.
 	NewScanner func() Scanner
+	// Prepare, when set, runs inside the task's time limit just before the
+	// process starts and returns the directory to run it in instead of Dir
+	// (a throwaway copy of the tree, for a check that rewrites files), and
+	// a cleanup that runs once the process and its group have ended. An
+	// error is a start failure.
+	Prepare func(ctx context.Context) (dir string, cleanup func(), err error)
 }
 
 // Scanner sees a task's combined output one line at a time, as it is

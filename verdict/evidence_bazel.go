@@ -10,7 +10,7 @@ import (
 var bazelTarget = regexp.MustCompile(`^((?:@@?[\w.~+-]*)?//\S*)\s+(?:\(cached\) )?(PASSED|FLAKY|FAILED TO BUILD|FAILED|TIMEOUT|INCOMPLETE|NO STATUS|SKIPPED)\b`)
 
 func bazelMatcher() textMatcher {
-	return textMatcher{first: "/@E", line: (*textScanner).bazelLine}
+	return textMatcher{first: "/@E", line: (*textScanner).bazelLine, maxIndent: 0}
 }
 
 func (s *textScanner) bazelLine(l, t []byte) bool {

@@ -170,7 +170,7 @@ func TestPreCommitScannerCases(t *testing.T) {
 		{0, "a.......Passed\nb....(no files to check)Skipped", "pass (1 hooks passed, 1 skipped)"},
 		// Hook output is not a hook line.
 		{0, "  nested....Passed\nb.......Skipped", "vacuous (all hooks skipped)"},
-		{1, "a.......Failed\n- hook id: a\n- exit code: 1", "fail (exit 1)"},
+		{1, "a.......Failed\n- hook id: a\n- exit code: 1", "fail (exit 1: a (exit 1) failed)"},
 		{1, "An error has occurred: InvalidConfigError: \n=====> .pre-commit-config.yaml is not a file", "vacuous (no pre-commit config)"},
 		{1, "An error has occurred: InvalidConfigError: \n==> File .pre-commit-config.yaml\n=====> Expected string got bool", "fail (exit 1)"},
 		{1, "An error has occurred: FatalError: git failed. Is it installed, and are you in a Git repository directory?", "vacuous (not a git repository)"},

@@ -5,7 +5,7 @@ package verdict
 // Its own line matters once: a run that selected no task (`nx affected`
 // with no affected project).
 func nxMatcher() textMatcher {
-	return textMatcher{first: "N", line: (*textScanner).nxLine}
+	return textMatcher{first: "N", line: (*textScanner).nxLine, maxIndent: 1}
 }
 
 func (s *textScanner) nxLine(_, t []byte) bool {

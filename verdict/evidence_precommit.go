@@ -94,38 +94,3 @@ func (t *preCommitTally) zeroReason() string {
 		return "no hooks configured"
 	}
 }
-
-// preCommitScanner reads `pre-commit run`. A hook line ending in Passed is
-// the only evidence: every vacuous case exits 0, some silently.
-type preCommitScanner struct{ t preCommitTally }
-
-func newPreCommitScanner() *preCommitScanner { return &preCommitScanner{} }
-
-// Line implements runner.Scanner.
-func (s *preCommitScanner) Line(line []byte) []byte {
-	s.t.line(clean(line))
-	return line
-}
-
-// Evidence implements EvidenceScanner.
-func (s *preCommitScanner) Evidence(exitCode int) Evidence {
-	t := &s.t
-	ev := Evidence{
-		Runner:  "pre-commit",
-		Counted: true,
-		Passed:  t.passed,
-		Failed:  t.failed,
-		Skipped: t.skipped,
-		Total:   t.hooks(),
-	}
-	if exitCode != 0 {
-		if t.notConfigured != "" && !t.brokenConfig && t.failed == 0 && t.passed == 0 {
-			ev.NotConfigured = t.notConfigured
-		}
-		return ev
-	}
-	if t.passed == 0 {
-		ev.Vacuous = t.zeroReason()
-	}
-	return ev
-}

@@ -169,7 +169,7 @@ var fixtures = []fixture{
 	// pre-commit, read by its own scanner.
 	{file: "precommit-pass", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "pre-commit"},
 	{file: "precommit-pass-color", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2},
-	{file: "precommit-fail", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "precommit-fail", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1: always-false (exit 3) failed", counted: true, passed: 1, failed: 1, total: 2},
 	{file: "precommit-c1-no-files", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched"},
 	{file: "precommit-c2-no-repos", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no hooks configured"},
 	{file: "precommit-c4-untracked", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched"},

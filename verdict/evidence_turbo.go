@@ -5,7 +5,7 @@ package verdict
 // lines matter once: a run that selected no task (`--affected` with no
 // change that touches a package, or no package defining the task).
 func turboMatcher() textMatcher {
-	return textMatcher{first: "W", line: (*textScanner).turboLine}
+	return textMatcher{first: "W", line: (*textScanner).turboLine, maxIndent: 1}
 }
 
 func (s *textScanner) turboLine(_, t []byte) bool {

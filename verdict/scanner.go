@@ -31,6 +31,8 @@ func NewScanner(c detect.Check) EvidenceScanner {
 		return newGoToolScanner(goBuild)
 	case detect.RunnerPreCommit:
 		return newPreCommitScanner()
+	case detect.RunnerPrek:
+		return newPrekScanner()
 	case detect.RunnerNPM, detect.RunnerMake, detect.RunnerOpaque, detect.RunnerPytest, detect.RunnerCargo,
 		detect.RunnerBazel, detect.RunnerNx, detect.RunnerTurbo:
 		// Wrappers and runners without a parser of their own:

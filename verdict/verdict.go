@@ -81,6 +81,10 @@ type Evidence struct {
 	// Setup, when set, says the check failed because a dependency or tool
 	// is not installed, and the one command that fixes it.
 	Setup string
+	// Summary, when set, says what failed in the runner's own terms, for
+	// the row after "exit N": "no-todo failed (exit 3); trailing-whitespace
+	// would rewrite files" (pre-commit's failed hooks).
+	Summary string
 }
 
 // Reason says, in a form code can test, why a check has its status: the
@@ -283,6 +287,9 @@ func judge(c detect.Check, r runner.Result) Outcome {
 		o.Status, o.Detail = Vacuous, ev.NotConfigured
 	case code != 0:
 		o.Status, o.Detail = Fail, fmt.Sprintf("exit %d", code)
+		if ev.Summary != "" {
+			o.Detail += ": " + ev.Summary
+		}
 	case ev.Failed > 0:
 		// A wrapper ignored its runner's status (`|| true`, `-cmd` in make);
 		// the runner still printed its failures.
@@ -327,7 +334,7 @@ func missingTool(tail []string) string {
 
 func countDetail(ev Evidence) string {
 	unit := "passed"
-	if ev.Runner == "pre-commit" {
+	if ev.Runner == "pre-commit" || ev.Runner == "prek" {
 		unit = "hooks passed"
 	}
 	s := fmt.Sprintf("%d %s", ev.Passed, unit)

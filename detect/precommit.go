@@ -1,0 +1,191 @@
+package detect
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The configs of the pre-commit framework. pre-commit reads only
+// .pre-commit-config.yaml; prek reads it too, and prek.toml is its own.
+const (
+	preCommitConfig = ".pre-commit-config.yaml"
+	prekConfig      = "prek.toml"
+)
+
+// preCommitArgs run every hook on every file of the index. vbd runs them
+// in a throwaway copy of the tree whose index holds every tracked and
+// untracked file that is not ignored (gate/sandbox.go), so --all-files
+// covers the files agents leave untracked too, and pre-commit's own exit
+// status comes back (through xargs it was 123). --show-diff-on-failure
+// prints what the fixers changed; they changed only the copy.
+var preCommitArgs = []string{"run", "--all-files", "--color=never", "--show-diff-on-failure"}
+
+// Lines of a pre-commit config naming a hook and its entry. The YAML is
+// not parsed: only hooks whose entry runs vbd matter, to skip them.
+var (
+	preCommitHookID    = regexp.MustCompile(`^\s*-?\s*id:\s*["']?([^"'\s#]+)`)
+	preCommitHookEntry = regexp.MustCompile(`^\s*-?\s*entry:\s*(.+?)\s*$`)
+)
+
+// detectPreCommit adds the pre-commit framework's hooks at the repository
+// root, run by pre-commit or by prek, never both: both read the same
+// config, and running both would run every hook twice.
+//
+// The choice, explained in `vbd list`: prek.toml is prek's own config, so
+// prek runs it (pre-commit runs .pre-commit-config.yaml instead only when
+// prek is not installed and pre-commit is). Otherwise pre-commit runs .pre-commit-config.yaml when it
+// is installed: the config is written for it, and the environments a
+// user set up with `pre-commit install-hooks` are in its cache, not
+// prek's. prek runs it when pre-commit is not installed, or when
+// .vbd.toml disables the pre-commit check (preCommitFallback).
+func (d *detector) detectPreCommit() {
+	hasPC, hasPrek := d.tree.has(".", preCommitConfig), d.tree.has(".", prekConfig)
+	if !hasPC && !hasPrek {
+		return
+	}
+	pcOn, prekOn := d.onPath("pre-commit"), d.onPath("prek")
+	skipVBD, vbdNote := "", ""
+	if hasPC {
+		skipVBD, vbdNote = d.preCommitSkip(preCommitConfig)
+	}
+	check := func(tool, src, why string) Check {
+		c := Check{
+			Name:    tool,
+			Kind:    KindLint,
+			Argv:    append([]string{tool}, preCommitArgs...),
+			Dir:     ".",
+			Root:    ".",
+			Quick:   true,
+			Source:  src,
+			Runner:  RunnerPreCommit,
+			Sandbox: true,
+			Reason: src + " at the repository root; " + why +
+				"; runs every hook on every tracked and untracked file, in a throwaway copy of the tree so that fixers never rewrite yours (the diff they would make is shown)",
+		}
+		if tool == "prek" {
+			c.Runner = RunnerPrek
+		}
+		if skipVBD != "" && src == preCommitConfig {
+			c.Env = []string{"SKIP=" + skipVBD}
+			c.Reason += vbdNote
+		}
+		if d.opts.Files == nil {
+			c.Skipped = "not a git repository"
+		}
+		return c
+	}
+	covered := func(c Check, by string) Check {
+		if c.Skipped == "" {
+			c.Skipped = "covered by " + by
+		}
+		return c
+	}
+	const installPrek = "npm i -g @j178/prek, or pip install prek"
+	switch {
+	case hasPrek && !prekOn && hasPC && pcOn:
+		// prek's own config cannot run without prek, but the pre-commit
+		// config can: a real check beats one that cannot start.
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "prek.toml is prek's config, but prek is not on PATH ("+installPrek+"), so pre-commit runs "+preCommitConfig))
+	case hasPrek:
+		why := "prek.toml is prek's own config"
+		if !prekOn {
+			why += "; prek is not on PATH, so it will fail to start: install it (" + installPrek + ")"
+		}
+		d.add(ecoPreCommit, check("prek", prekConfig, why))
+		if hasPC && pcOn {
+			d.add(ecoPreCommit, covered(check("pre-commit", preCommitConfig, "pre-commit is on PATH"),
+				"prek: prek.toml is prek's own config, and running both would run every hook twice"))
+		}
+	case pcOn && prekOn:
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit and prek are both on PATH; pre-commit runs it, as the config is written for it and `pre-commit install-hooks` fills its cache"))
+		d.add(ecoPreCommit, covered(check("prek", preCommitConfig, "prek is on PATH"),
+			"pre-commit: both read "+preCommitConfig+", and running both would run every hook twice; to run prek instead, disable = [\"pre-commit\"] in "+ConfigFile))
+	case prekOn:
+		d.add(ecoPreCommit, check("prek", preCommitConfig, "prek is on PATH (pre-commit is not)"))
+	case pcOn:
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit is on PATH"))
+	default:
+		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "neither pre-commit nor prek is on PATH, so it will fail to start; install one (pip install pre-commit, or "+installPrek+")"))
+	}
+}
+
+// preCommitFallback runs prek when .vbd.toml disables the pre-commit
+// check that covered it: the user asked for prek.
+func (d *detector) preCommitFallback() {
+	var pc, prek *entry
+	for _, e := range d.entries {
+		switch {
+		case e.eco != ecoPreCommit:
+		case e.check.Runner == RunnerPreCommit:
+			pc = e
+		case e.check.Runner == RunnerPrek:
+			prek = e
+		}
+	}
+	if pc == nil || prek == nil || !strings.HasPrefix(pc.check.Skipped, "disabled in ") ||
+		!strings.HasPrefix(prek.check.Skipped, "covered by pre-commit") {
+		return
+	}
+	prek.check.Skipped = ""
+	prek.check.Reason += "; runs because " + ConfigFile + " disables pre-commit"
+}
+
+// preCommitSkip finds the hooks of the config whose entry runs vbd
+// itself: vbd running pre-commit running vbd would never end. It returns
+// them for SKIP (comma-separated) and a note for the reason.
+func (d *detector) preCommitSkip(src string) (skip, note string) {
+	if src != preCommitConfig {
+		return "", ""
+	}
+	data, ok := d.readMarker(ecoPreCommit, ".", src)
+	if !ok {
+		return "", ""
+	}
+	ids := vbdHooks(string(data))
+	if len(ids) == 0 {
+		return "", ""
+	}
+	skip = strings.Join(ids, ",")
+	return skip, "; SKIP=" + skip + ": that hook runs vbd itself"
+}
+
+// vbdHooks lists the ids of the hooks whose entry runs vbd. An entry and
+// its id may come in either order within one hook.
+func vbdHooks(cfg string) []string {
+	var ids []string
+	id, runsVBD := "", false
+	flush := func() {
+		if id != "" && runsVBD {
+			ids = append(ids, id)
+		}
+		id, runsVBD = "", false
+	}
+	for _, line := range strings.Split(cfg, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "- ") {
+			flush() // a new list item: a hook (or a repo)
+		}
+		if m := preCommitHookID.FindStringSubmatch(line); m != nil {
+			id = m[1]
+		}
+		if m := preCommitHookEntry.FindStringSubmatch(line); m != nil {
+			runsVBD = entryRunsVBD(strings.Trim(m[1], `"'`))
+		}
+	}
+	flush()
+	return ids
+}
+
+// entryRunsVBD reports whether a hook's entry starts vbd.
+func entryRunsVBD(entry string) bool {
+	cmds, err := Commands(entry)
+	if err != nil {
+		return false
+	}
+	for _, words := range cmds {
+		prog, _ := cmdWords(words)
+		if prog == "vbd" || strings.HasSuffix(prog, "/vbd") {
+			return true
+		}
+	}
+	return false
+}

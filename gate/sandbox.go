@@ -1,0 +1,433 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/state"
+)
+
+// SandboxPrefix starts the name of every sandbox directory. It shares
+// githook's "vbd-snapshot-" prefix, so the sweep of stale snapshots
+// (githook.CleanStale) and crash recovery (runner.RecoverOrphans, which
+// removes only "vbd-…" directories) both know it.
+const SandboxPrefix = "vbd-snapshot-tree-"
+
+// sandboxOwnerFile holds the pid of the vbd that made a sandbox, as in
+// githook's snapshots, for githook.CleanStale.
+const sandboxOwnerFile = "vbd.pid"
+
+// Sandbox is a throwaway copy of a work tree, for a check that rewrites
+// the files it checks (pre-commit's fixers: trailing-whitespace,
+// end-of-file-fixer, ruff --fix…). It holds every file `git ls-files -co
+// --exclude-standard` lists, as the work tree has it, and is a git
+// repository of its own whose index holds exactly those files, so that
+// `pre-commit run --all-files` checks tracked and untracked files alike
+// and finds no unstaged change to stash. HEAD is the real HEAD, with the
+// real objects reached through objects/info/alternates. The ignored
+// dependency directories (node_modules, .venv…) are symlinked from the
+// work tree, as in githook's snapshot of the index, since hooks with
+// `language: system` run the project's installed tools.
+//
+// Nothing is written in the work tree, its index or its objects: the
+// copy lives in the temp dir (or vbd's state dir when the temp dir is
+// inside the work tree), recorded with state.Own so that the next vbd
+// removes it if this one is killed.
+type Sandbox struct {
+	// Dir is the copy's root. Its base name is the work tree's, since
+	// some tools name things after their directory.
+	Dir     string
+	base    string
+	release func()
+}
+
+// sandboxEnv is the environment of git commands in a sandbox or the
+// real repository: vbd's own without git's repository variables, so
+// that nothing can point them at the user's index.
+func sandboxEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !state.RepoEnvVar(k) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// NewSandbox copies the work tree at root into a new sandbox. stateDir
+// is the repository's vbd state dir (crash-recovery records, and the
+// fallback parent). env is the environment git runs with (nil: vbd's).
+func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sandbox, err error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	env = sandboxEnv(env)
+	parent, err := sandboxParent(root, stateDir)
+	if err != nil {
+		return nil, err
+	}
+	base, err := os.MkdirTemp(parent, SandboxPrefix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("create a throwaway copy of the tree: %w", err)
+	}
+	s := &Sandbox{Dir: filepath.Join(base, filepath.Base(root)), base: base}
+	s.release, _ = state.Own(stateDir, state.KindDir, base)
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, s.Remove())
+		}
+	}()
+	if err := os.WriteFile(filepath.Join(base, sandboxOwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return nil, fmt.Errorf("create a throwaway copy of the tree: %w", err)
+	}
+	if err := os.Mkdir(s.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create a throwaway copy of the tree: %w", err)
+	}
+	real := state.GitCmd{Dir: root, Env: env}
+	out, err := real.Run(ctx, "ls-files", "-z", "-co", "--exclude-standard")
+	if err != nil {
+		return nil, fmt.Errorf("list the files to copy: %w", err)
+	}
+	files, err := copyTree(ctx, root, s.Dir, splitNUL(out))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.initRepo(ctx, real, env, files); err != nil {
+		return nil, err
+	}
+	if err := s.linkDependencies(ctx, real, root); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Remove deletes the sandbox. Symlinks are removed, never followed, so
+// the linked dependency directories are untouched.
+func (s *Sandbox) Remove() error {
+	if s == nil || s.base == "" {
+		return nil
+	}
+	err := removeTree(s.base)
+	if err == nil && s.release != nil {
+		s.release()
+	}
+	return err
+}
+
+// sandboxParent is the system temp dir, unless it lies inside the work
+// tree (TMPDIR=./tmp), where the copy would show up in git status: then
+// the state dir.
+func sandboxParent(root, stateDir string) (string, error) {
+	tmp := os.TempDir()
+	if !inside(realPath(tmp), realPath(root)) {
+		return tmp, nil
+	}
+	p := filepath.Join(stateDir, "snapshots")
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		return "", fmt.Errorf("find a place for a throwaway copy of the tree: %w", err)
+	}
+	return p, nil
+}
+
+// copyWorkers is how many files are copied at once: creating files is
+// mostly waiting on the file system, which a few goroutines overlap.
+const copyWorkers = 4
+
+// copyJob is one file or symlink to copy.
+type copyJob struct {
+	src, dst string
+	mode     fs.FileMode
+}
+
+// copyTree copies the listed files from root into dir and returns the
+// ones it copied (slash paths), each once. A listed path that is gone (a
+// tracked file deleted in the work tree) stays gone; a directory (a
+// submodule) is left out, as pre-commit leaves submodules alone.
+// Files are copied, never hard-linked: fixers rewrite files in place, and
+// a link would carry the rewrite into the work tree.
+func copyTree(ctx context.Context, root, dir string, paths []string) ([]string, error) {
+	made := map[string]bool{".": true}
+	copied := make([]string, 0, len(paths))
+	jobs := make([]copyJob, 0, len(paths))
+	prev := ""
+	for _, p := range paths {
+		if p == prev {
+			continue // an unmerged path is listed once per stage
+		}
+		prev = p
+		src := filepath.Join(root, filepath.FromSlash(p))
+		fi, err := os.Lstat(src)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("copy %s into the throwaway copy of the tree: %w", p, err)
+		}
+		if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
+			continue // a submodule's directory; sockets and fifos git does not track
+		}
+		if d := path.Dir(p); !made[d] {
+			if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+				return nil, fmt.Errorf("copy %s into the throwaway copy of the tree: %w", p, err)
+			}
+			for ; d != "." && !made[d]; d = path.Dir(d) {
+				made[d] = true
+			}
+		}
+		jobs = append(jobs, copyJob{src: src, dst: filepath.Join(dir, filepath.FromSlash(p)), mode: fi.Mode()})
+		copied = append(copied, p)
+	}
+	errs := make([]error, copyWorkers)
+	var wg sync.WaitGroup
+	for w := range copyWorkers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(jobs); i += copyWorkers {
+				if err := ctx.Err(); err != nil {
+					errs[w] = err
+					return
+				}
+				j := jobs[i]
+				var err error
+				if j.mode&fs.ModeSymlink != 0 {
+					err = copyLink(root, dir, j.src, j.dst)
+				} else {
+					err = copyFile(j.src, j.dst, j.mode.Perm())
+				}
+				if err != nil {
+					errs[w] = fmt.Errorf("copy %s into the throwaway copy of the tree: %w", copied[i], err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return copied, nil
+}
+
+// copyFile copies one regular file with its permission bits. ReadFrom
+// uses copy_file_range on Linux, which clones the data where the file
+// system can (btrfs, XFS).
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// copyLink recreates a symlink. An absolute link into the work tree is
+// pointed at the same place in the copy, so a hook that follows it writes
+// in the copy, never in the work tree.
+func copyLink(root, dir, src, dst string) error {
+	target, err := os.Readlink(src)
+	if err != nil {
+		return err
+	}
+	if filepath.IsAbs(target) && inside(filepath.Clean(target), root) {
+		rel, err := filepath.Rel(root, target)
+		if err == nil {
+			target = filepath.Join(dir, rel)
+		}
+	}
+	return os.Symlink(target, dst)
+}
+
+// initRepo makes the copy a git repository: its index holds every copied
+// file (hashed into the copy's own objects), HEAD is the real HEAD, and
+// the real objects are shared through alternates, so `git diff HEAD` and
+// `git log` work in hooks.
+func (s *Sandbox) initRepo(ctx context.Context, real state.GitCmd, env []string, files []string) error {
+	out, err := real.Run(ctx, "rev-parse", "--show-object-format", "--git-path", "objects")
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err != nil || len(lines) != 2 {
+		return fmt.Errorf("make the throwaway copy of the tree a git repository: %w", errOr(err, "unexpected rev-parse output"))
+	}
+	format, objects := lines[0], lines[1]
+	if !filepath.IsAbs(objects) {
+		objects = filepath.Join(real.Dir, objects)
+	}
+	snap := state.GitCmd{Dir: s.Dir, Env: env, Writes: true}
+	// An empty template: no sample hooks, nothing the copy does not need.
+	if _, err := snap.Run(ctx, "init", "--quiet", "--template=", "--object-format="+format, s.Dir); err != nil {
+		return fmt.Errorf("make the throwaway copy of the tree a git repository: %w", err)
+	}
+	info := filepath.Join(s.Dir, ".git", "objects", "info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		return fmt.Errorf("share objects with the throwaway copy of the tree: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(objects+"\n"), 0o644); err != nil {
+		return fmt.Errorf("share objects with the throwaway copy of the tree: %w", err)
+	}
+	// update-index takes paths literally and ignores .gitignore: a file
+	// the work tree tracks though an ignore rule matches it is still in.
+	var list bytes.Buffer
+	for _, f := range files {
+		list.WriteString(f)
+		list.WriteByte(0)
+	}
+	snap.Stdin = &list
+	if _, err := snap.Run(ctx, "update-index", "--add", "-z", "--stdin"); err != nil {
+		return fmt.Errorf("index the throwaway copy of the tree: %w", err)
+	}
+	snap.Stdin = nil
+	if head, err := real.Run(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}"); err == nil {
+		if _, err := snap.Run(ctx, "update-ref", "--no-deref", "HEAD", strings.TrimSpace(string(head))); err != nil {
+			return fmt.Errorf("set HEAD in the throwaway copy of the tree: %w", err)
+		}
+	}
+	return nil
+}
+
+// dependencyDirs hold installed dependencies, not the project's files:
+// the ignored ones are linked from the work tree (githook's snapshot
+// links the same).
+var dependencyDirs = map[string]bool{
+	"node_modules": true, "bower_components": true, "jspm_packages": true,
+	".venv": true, "venv": true, "vendor": true, ".bundle": true, "Pods": true, "elm-stuff": true,
+}
+
+// linkDependencies symlinks the work tree's ignored dependency
+// directories into the copy, where the directory holding one exists, and
+// excludes the links in the copy's info/exclude (a .gitignore line such
+// as "node_modules/" matches directories only, and a link is not one).
+func (s *Sandbox) linkDependencies(ctx context.Context, real state.GitCmd, root string) error {
+	out, err := real.Run(ctx, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
+	if err != nil {
+		return fmt.Errorf("find ignored dependency directories: %w", err)
+	}
+	var exclude strings.Builder
+	for _, e := range splitNUL(out) {
+		p := strings.TrimSuffix(e, "/")
+		if p == e || !dependencyDirs[path.Base(p)] {
+			continue
+		}
+		dst := filepath.Join(s.Dir, filepath.FromSlash(p))
+		if fi, err := os.Lstat(filepath.Dir(dst)); err != nil || !fi.IsDir() {
+			continue
+		}
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(root, filepath.FromSlash(p)), dst); err != nil {
+			return fmt.Errorf("link %s into the throwaway copy of the tree: %w", p, err)
+		}
+		exclude.WriteString("/" + p + "\n")
+	}
+	if exclude.Len() == 0 {
+		return nil
+	}
+	info := filepath.Join(s.Dir, ".git", "info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		return fmt.Errorf("exclude linked directories: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(info, "exclude"), []byte(exclude.String()), 0o644); err != nil {
+		return fmt.Errorf("exclude linked directories: %w", err)
+	}
+	return nil
+}
+
+// removeTree removes dir even when a hook left read-only directories in
+// it. It never follows symlinks.
+func removeTree(dir string) error {
+	if err := os.RemoveAll(dir); err == nil {
+		return nil
+	}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o755)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("remove the throwaway copy of the tree %s: %w", dir, err)
+	}
+	return nil
+}
+
+// sandboxTasks makes every task whose check asks for it (detect's
+// Check.Sandbox) run in a fresh sandbox of the tree, made just before it
+// starts and removed after it ends. staged says the tree is already a
+// throwaway snapshot (git's hook verifying the index): nothing to copy.
+func sandboxTasks(tasks []runner.Task, runnable []detect.Check, root, stateDir string, staged bool) {
+	if staged {
+		return
+	}
+	for i := range tasks {
+		if i >= len(runnable) || !runnable[i].Sandbox {
+			continue
+		}
+		t := &tasks[i]
+		env := sandboxEnv(t.Env)
+		// The check's own git commands must see the copy's repository,
+		// never one that an inherited GIT_DIR names.
+		t.Env = env
+		t.Prepare = func(ctx context.Context) (string, func(), error) {
+			s, err := NewSandbox(ctx, root, stateDir, env)
+			if err != nil {
+				return "", nil, fmt.Errorf("could not make a throwaway copy of the tree for %s, which rewrites files, so it was not run in your tree: %w", t.Name, err)
+			}
+			dir := s.Dir
+			if rel, err := filepath.Rel(root, t.Dir); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+				dir = filepath.Join(s.Dir, rel)
+			}
+			return dir, func() { _ = s.Remove() }, nil
+		}
+	}
+}
+
+func splitNUL(b []byte) []string {
+	var out []string
+	for _, f := range bytes.Split(b, []byte{0}) {
+		if len(f) > 0 {
+			out = append(out, string(f))
+		}
+	}
+	return out
+}
+
+// realPath resolves symlinks where it can (macOS's /var is /private/var).
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// inside reports whether p is dir or inside it.
+func inside(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func errOr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(msg)
+}
