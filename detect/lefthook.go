@@ -49,9 +49,12 @@ func (d *detector) detectLefthook() {
 		}
 		d.project()
 		c := Check{
-			Name:   "lefthook",
-			Kind:   KindLint,
-			Argv:   []string{"lefthook", "run", "pre-commit", "--all-files"},
+			Name: "lefthook",
+			Kind: KindLint,
+			// lefthook run installs its hooks into .git/hooks first when
+			// they are out of date with the config, replacing vbd's own
+			// git hooks; --no-auto-install leaves them as they are.
+			Argv:   []string{"lefthook", "run", "pre-commit", "--all-files", "--no-auto-install"},
 			Dir:    ".",
 			Root:   ".",
 			Quick:  true,

@@ -89,9 +89,13 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$pkgs" ] ||
 		say "installing $pkgs into $tools (npm)"
 		mkdir -p "$tools"
 		[ -f "$tools/package.json" ] || printf '{"name":"vbd-tools","private":true}\n' >"$tools/package.json"
+		# lefthook's postinstall runs `lefthook install` in npm's starting
+		# directory, which writes hooks and a lefthook.yml into whatever git
+		# repository that is (this one): LEFTHOOK=0 with CI set stops it, and
+		# npm starts in the cache, outside any repository.
 		# shellcheck disable=SC2086
-		if timeout 600 npm install --prefix "$tools" --save-exact --no-audit --no-fund \
-			--no-update-notifier --loglevel=error --fetch-retries=1 $pkgs >/dev/null 2>&1; then
+		if (cd "$tools" && CI=true LEFTHOOK=0 timeout 600 npm install --prefix "$tools" --save-exact \
+			--no-audit --no-fund --no-update-notifier --loglevel=error --fetch-retries=1 $pkgs) >/dev/null 2>&1; then
 			printf '%s\n' "$pkgs" >"$stamp"
 		else
 			failed="$failed just lefthook pyright(npm install failed)"

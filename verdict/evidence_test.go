@@ -154,6 +154,13 @@ var fixtures = []fixture{
 	{file: "cargo-r1-no-tests", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
 	{file: "cargo-r2-filtered", runner: detect.RunnerOpaque, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
 
+	// lefthook 2.2.1 (run pre-commit --all-files, colours on): a job that
+	// matched no file is skipped, and all skipped verifies nothing.
+	{file: "lefthook-pass", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-fail", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-pass-nocolor", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-fail-nocolor", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-l1-no-files", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched", evRunner: "lefthook"},
 	// pre-commit, read by its own scanner.
 	{file: "precommit-pass", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "pre-commit"},
 	{file: "precommit-pass-color", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2},

@@ -19,12 +19,13 @@ const (
 	rUnittest
 	rCargo
 	rPreCommit
+	rLefthook
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
-var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit"}
+var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "lefthook"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {

@@ -58,6 +58,7 @@ type textMatcher struct {
 // count is not a pytest one. Adding a runner adds its matcher here.
 func textMatchers() []textMatcher {
 	return []textMatcher{
+		lefthookMatcher(),
 		tapMatcher(),
 		mochaMatcher(),
 		goTextMatcher(),
