@@ -2,8 +2,8 @@
 # Installs what vbd's end-to-end tests drive, at pinned versions, where it
 # is missing:
 #  - from Debian's packages (root with apt-get): git, make, pre-commit,
-#    node, npm, python3, pytest, and the Python checkers mypy, tox and
-#    shellcheck;
+#    node, npm, python3, pytest, mypy, tox and the shell linter
+#    (package shellcheck);
 #  - with go install into $GOBIN (else GOPATH/bin): golangci-lint v2 and
 #    Task;
 #  - with npm into a cache outside the repository ($VBD_TOOLS_DIR, else
@@ -12,7 +12,7 @@
 #    node_modules/.bin on PATH.
 # uv and ruff cannot be installed here (neither is on these registries):
 # their scripts keep PATH shims. `make test` runs this every time, so the
-# path where everything is there costs a few processes, no network.
+# path where everything is there starts no process and uses no network.
 #
 # It never fails the build: what it could not install it names, and a
 # test whose tool is still missing skips and says why.
@@ -58,15 +58,26 @@ if [ -n "$missing" ]; then
 fi
 
 # --- Go tools, with go install at pinned versions ------------------------
-# go version -m reads the module version a binary was built from.
+# go version -m reads the module version a binary was built from; it
+# costs a go process, so what it confirmed is remembered in a stamp in the
+# tools cache, good while the binary is not newer than the stamp: a warm
+# run starts no process at all (read and test are shell builtins).
+tools=${VBD_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-tools}
 gotool() { # gotool BINARY MODULE/PATH@VERSION MODULE
 	if command -v go >/dev/null 2>&1; then
 		[ -n "${gobin:-}" ] || gobin=${GOBIN:-$(go env GOPATH)/bin}
-		if go version -m "$gobin/$1" 2>/dev/null | grep -q "^[[:space:]]*mod[[:space:]]*$3[[:space:]]*${2##*@}[[:space:]]"; then
-			return
+		b=$gobin/$1 st=$tools/.go-$1 have=""
+		[ -f "$st" ] && read -r have <"$st"
+		[ "$have" = "$2 $b" ] && [ -x "$b" ] && ! [ "$b" -nt "$st" ] && return
+		if ! go version -m "$b" 2>/dev/null | grep -q "^[[:space:]]*mod[[:space:]]*$3[[:space:]]*${2##*@}[[:space:]]"; then
+			say "installing $1 ${2##*@} into $gobin (go install)"
+			GOBIN=$gobin GOFLAGS=-buildvcs=false go install "$2" >/dev/null 2>&1 || {
+				failed="$failed $1"
+				return
+			}
 		fi
-		say "installing $1 ${2##*@} into $gobin (go install)"
-		GOBIN=$gobin GOFLAGS=-buildvcs=false go install "$2" >/dev/null 2>&1 && return
+		mkdir -p "$tools" && echo "$2 $b" >"$st"
+		return
 	fi
 	failed="$failed $1"
 }
@@ -74,11 +85,12 @@ gotool golangci-lint "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$go
 gotool task "github.com/go-task/task/v3/cmd/task@$task_version" github.com/go-task/task/v3
 
 # --- npm tools, into a cache outside the repository -----------------------
-tools=${VBD_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-tools}
 pkgs="rust-just@$just_version lefthook@$lefthook_version pyright@$pyright_version"
 stamp=$tools/.installed
 bin=$tools/node_modules/.bin
-if [ "$(cat "$stamp" 2>/dev/null)" != "$pkgs" ] ||
+have=""
+[ -f "$stamp" ] && read -r have <"$stamp"
+if [ "$have" != "$pkgs" ] ||
 	[ ! -x "$bin/just" ] || [ ! -x "$bin/lefthook" ] || [ ! -x "$bin/pyright" ]; then
 	if ! command -v npm >/dev/null 2>&1; then
 		failed="$failed just lefthook pyright(no npm)"
