@@ -68,6 +68,8 @@ gotool() { # gotool BINARY MODULE/PATH@VERSION MODULE
 		[ -n "${gobin:-}" ] || gobin=${GOBIN:-$(go env GOPATH)/bin}
 		b=$gobin/$1 st=$tools/.go-$1 have=""
 		[ -f "$st" ] && read -r have <"$st"
+		# -nt is in dash, bash and busybox sh, if not in POSIX.
+		# shellcheck disable=SC3013
 		[ "$have" = "$2 $b" ] && [ -x "$b" ] && ! [ "$b" -nt "$st" ] && return
 		if ! go version -m "$b" 2>/dev/null | grep -q "^[[:space:]]*mod[[:space:]]*$3[[:space:]]*${2##*@}[[:space:]]"; then
 			say "installing $1 ${2##*@} into $gobin (go install)"
