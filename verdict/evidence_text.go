@@ -20,12 +20,13 @@ const (
 	rCargo
 	rPreCommit
 	rLefthook
+	rPyright
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
-var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "lefthook"}
+var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "lefthook", "pyright"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {

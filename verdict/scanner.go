@@ -67,6 +67,7 @@ func textMatchers() []textMatcher {
 		pytestMatcher(),
 		unittestMatcher(),
 		cargoMatcher(),
+		pyrightMatcher(),
 		makeMatcher(),
 		npmMatcher(),
 	}
