@@ -33,11 +33,12 @@ all: build
 build:
 	$(GO) build -o $(BIN) ./cmd/vbd
 
-# deps installs the tools the end-to-end tests drive (pre-commit, pytest,
-# node, npm, make) from Debian's packages when they are missing. Tests that
-# still lack a tool skip with a visible reason.
+# deps installs the tools the end-to-end tests drive when they are missing
+# (scripts/deps.sh: Debian's packages, go install into GOBIN, npm into
+# VBD_TOOLS). Tests that still lack a tool skip with a visible reason.
+VBD_TOOLS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/vbd-tools
 deps:
-	@sh scripts/deps.sh
+	@GOBIN="$(GOBIN)" VBD_TOOLS_DIR="$(VBD_TOOLS)" sh scripts/deps.sh
 
 # --output-sync keeps each half's output together: the unit packages'
 # lines, then the scripts', in whichever order they finish.
@@ -47,8 +48,9 @@ test: deps
 test-unit:
 	$(GO) test $(UNITFLAGS) $(PKGS)
 
+# The scripts find the tools deps installed on PATH: GOBIN, VBD_TOOLS.
 test-e2e: build
-	VBD_TEST_BINARY=$(abspath $(BIN)) $(GO) test $(E2EFLAGS) ./cmd/vbd
+	PATH="$(GOBIN):$(VBD_TOOLS)/node_modules/.bin:$$PATH" VBD_TEST_BINARY=$(abspath $(BIN)) $(GO) test $(E2EFLAGS) ./cmd/vbd
 
 lint: lint-tool
 	$(GOLANGCI) run $(PKGS)

@@ -35,6 +35,28 @@ func lefthookPreCommit(data []byte) (has bool, runs []string) {
 	return has, runs
 }
 
+// lefthookCommand is how vbd runs lefthook. lefthook run installs its
+// hooks into .git/hooks first when they are out of date with the config,
+// replacing vbd's own git hooks: --no-auto-install leaves them alone.
+const lefthookCommand = "lefthook run pre-commit --all-files --no-auto-install"
+
+// lefthookScript runs lefthookCommand against a private copy of the index
+// holding the whole work tree. lefthook's pre-commit hides the unstaged
+// part of every partially staged file by rewriting it in the work tree
+// (git stash create, then checkout) and restores it afterwards: with the
+// real index that would rewrite the user's files under them, and a run
+// stopped half-way would leave them rewritten. Against an index that
+// matches the tree nothing is partially staged, and --all-files then
+// means every tracked and untracked file that is not ignored, as for
+// pre-commit. The copy sits beside the index in the git dir, never in
+// the tree (TMPDIR may be inside it), and is removed on exit.
+const lefthookScript = `idx=$(git rev-parse --git-path index) || exit 1
+tmp=$(mktemp "$idx.vbd.XXXXXX") || exit 1
+trap 'rm -f "$tmp"' EXIT
+if [ -f "$idx" ]; then cp "$idx" "$tmp" || exit 1; else rm -f "$tmp"; fi
+GIT_INDEX_FILE=$tmp git add -A . || exit 1
+GIT_INDEX_FILE=$tmp ` + lefthookCommand
+
 // detectLefthook adds `lefthook run pre-commit --all-files` for a
 // lefthook configuration at the repository root. A hook that rewrites
 // files or runs vbd itself (which would run lefthook again) is skipped.
@@ -51,7 +73,8 @@ func (d *detector) detectLefthook() {
 		c := Check{
 			Name:   "lefthook",
 			Kind:   KindLint,
-			Argv:   []string{"lefthook", "run", "pre-commit", "--all-files"},
+			Argv:   []string{"sh", "-c", lefthookScript},
+			Shell:  lefthookCommand,
 			Dir:    ".",
 			Root:   ".",
 			Quick:  true,

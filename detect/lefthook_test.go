@@ -9,7 +9,7 @@ func TestDetectLefthook(t *testing.T) {
 			fs:    fsOf("lefthook.yml", lint),
 			git:   true,
 			names: []string{"lefthook"},
-			checks: []want{{name: "lefthook", argv: []string{"lefthook", "run", "pre-commit", "--all-files"}, kind: KindLint,
+			checks: []want{{name: "lefthook", argv: []string{"sh", "-c", lefthookScript}, kind: KindLint,
 				source: "lefthook.yml", reason: "runs its pre-commit hook on every file"}},
 		},
 		"a fixer is never run on the work tree": {

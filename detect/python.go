@@ -117,7 +117,10 @@ func (d *detector) addPython(roots map[string]bool, dir string) {
 	}{
 		{"ruff", cfg.ruff, []string{"ruff", "check"}, "pip install ruff"},
 		{"mypy", cfg.mypy, mypyArgv(cfg), "pip install mypy"},
-		{"pyright", cfg.pyright, []string{"pyright"}, "npm install -g pyright"},
+		// --stats prints "No source files found." where pyright checked
+		// nothing (exit 0, "0 errors"), which the pyright matcher reads
+		// as vacuous, and "Found N source files" otherwise.
+		{"pyright", cfg.pyright, []string{"pyright", "--stats"}, "npm install -g pyright"},
 	} {
 		if l.conf == "" {
 			continue
@@ -129,6 +132,11 @@ func (d *detector) addPython(roots map[string]bool, dir string) {
 		c := mk(l.tool, kind, true, fmt.Sprintf("configured in %s; run %s", path.Join(dir, l.conf), via), l.argv...)
 		if len(run) == 0 && !d.onPath(l.tool) && !d.exists(path.Join(dir, ".venv/bin", l.tool)) {
 			c.Skipped = l.tool + " not installed (" + l.hint + ")"
+		}
+		if l.tool == "mypy" {
+			// mypy writes .mypy_cache into the tree it checks; vbd leaves
+			// the tree as it was (the variable wins over cache_dir).
+			c.Env = []string{"MYPY_CACHE_DIR=/dev/null"}
 		}
 		d.add(ecoPython, c)
 	}

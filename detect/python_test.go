@@ -19,7 +19,7 @@ func TestDetectPython(t *testing.T) {
 				{name: "pytest", argv: pytest, kind: KindTest, env: []string{"PYTHONDONTWRITEBYTECODE=1"}, source: "pyproject.toml",
 					reason: "pytest configured in pyproject.toml [tool.pytest.ini_options]; run with the active python3"},
 				{name: "ruff", argv: []string{"ruff", "check"}, kind: KindLint, reason: "configured in pyproject.toml [tool.ruff]"},
-				{name: "mypy", argv: []string{"mypy"}, kind: KindTypecheck},
+				{name: "mypy", argv: []string{"mypy"}, env: []string{"MYPY_CACHE_DIR=/dev/null"}, kind: KindTypecheck},
 			},
 		},
 		"tests dir alone, at the root": {
@@ -34,7 +34,7 @@ func TestDetectPython(t *testing.T) {
 			names: []string{"mypy", "pytest"},
 			checks: []want{
 				{name: "pytest", argv: pytest, env: []string{"PYTHONDONTWRITEBYTECODE=1"}, reason: "setup.cfg [tool:pytest]"},
-				{name: "mypy", argv: []string{"mypy", "."}},
+				{name: "mypy", argv: []string{"mypy", "."}, env: []string{"MYPY_CACHE_DIR=/dev/null"}},
 			},
 		},
 		"poetry project in a subdirectory, linters missing": {
@@ -45,6 +45,15 @@ func TestDetectPython(t *testing.T) {
 			checks: []want{
 				{name: "pytest (svc)", argv: []string{"poetry", "run", "pytest", "-p", "no:cacheprovider"}, env: []string{"PYTHONDONTWRITEBYTECODE=1"}, dir: "svc"},
 				{name: "ruff (svc)", argv: []string{"poetry", "run", "ruff", "check"}},
+			},
+		},
+		"mypy leaves no cache in the tree, pyright says what it checked": {
+			fs:   fsOf("pyproject.toml", "[tool.mypy]\n[tool.pyright]\n", "test_x.py", pyTestA),
+			git:  true,
+			opts: Options{LookPath: func(string) bool { return true }},
+			checks: []want{
+				{name: "mypy", argv: []string{"mypy", "."}, env: []string{"MYPY_CACHE_DIR=/dev/null"}, kind: KindTypecheck},
+				{name: "pyright", argv: []string{"pyright", "--stats"}, kind: KindTypecheck},
 			},
 		},
 		"pyright missing, no uv": {

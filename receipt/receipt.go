@@ -123,6 +123,9 @@ type PlanCheck struct {
 	Quick   bool   `json:"quick"`
 	Source  string `json:"source"`
 	Reason  string `json:"reason,omitempty"`
+	// Env is what vbd adds to this check's environment alone (KEY=VALUE),
+	// beyond the policy every check gets.
+	Env []string `json:"env,omitempty"`
 	// Skipped is empty for a check that runs, else why it does not.
 	Skipped string `json:"skipped"`
 }
@@ -275,7 +278,7 @@ func PlanOf(p detect.Plan) Plan {
 		}
 		out.Checks = append(out.Checks, PlanCheck{
 			Name: c.Name, Kind: string(c.Kind), Command: c.Command(), Dir: c.Dir,
-			Quick: c.Quick, Source: c.Source, Reason: c.Reason, Skipped: skipped,
+			Quick: c.Quick, Source: c.Source, Reason: c.Reason, Env: c.Env, Skipped: skipped,
 		})
 	}
 	return out

@@ -91,6 +91,11 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 			}
 			b.WriteString(wrapAfter(head, Strip(cmd), opts.Width))
 			b.WriteString(wrapAfter("      ", why, opts.Width))
+			if len(c.Env) > 0 && c.Runs() {
+				// Beside the policy every check gets: what this one
+				// alone sees (README, "What checks see").
+				b.WriteString(wrapAfter("      ", "env: "+Strip(strings.Join(c.Env, " ")), opts.Width))
+			}
 		}
 		for _, c := range chosen {
 			line(p.green(sym.pass), c, chosenWhy(c))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real Nx and Turborepo CLIs that the nx_* and turbo_*
+# Installs the real Nx and Turborepo CLIs and prek that the nx_*, turbo_* and prek_*
 # end-to-end scripts drive, from npm into a cache outside the repository,
 # at pinned versions (about 120 MB, under a minute on a normal network).
 # Idempotent. Prints the node_modules directory the tests link to
@@ -10,7 +10,7 @@
 set -uo pipefail
 
 dir="${VBD_JSTOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-jstools}"
-pkgs=("nx@24.0.6" "turbo@2.11.11")
+pkgs=("nx@24.0.6" "turbo@2.11.11" "@j178/prek@0.5.3")
 stamp="$dir/.installed"
 want="$(printf '%s\n' "${pkgs[@]}")"
 
@@ -23,7 +23,7 @@ fail() {
 
 command -v npm >/dev/null 2>&1 || fail "npm is not on PATH; install Node.js 20 or later"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
-	[ -x "$dir/node_modules/.bin/nx" ] && [ -x "$dir/node_modules/.bin/turbo" ]; then
+	[ -x "$dir/node_modules/.bin/nx" ] && [ -x "$dir/node_modules/.bin/turbo" ] && [ -x "$dir/node_modules/.bin/prek" ]; then
 	echo "$dir/node_modules"
 	exit 0
 fi

@@ -59,6 +59,9 @@ func FuzzGoTestJSON(f *testing.F) {
 
 func FuzzTextScanner(f *testing.F) {
 	f.Add([]byte("TAP version 13\nok 1 - a\n# tests 1\n# pass 1"))
+	// lefthook and pyright --stats lines.
+	f.Add([]byte("│  vet (skip) no files for inspection\n✔️ vet (0.64 seconds)\n🥊 lint (1.3 seconds)\n✓ a (1 seconds)\n✗ b (2.5 seconds)"))
+	f.Add([]byte("Found 12 source files\nNo source files found.\n0 errors, 0 warnings, 0 informations"))
 	checks := []detect.Check{
 		{Kind: detect.KindTest, Runner: detect.RunnerMake},
 		{Kind: detect.KindLint, Runner: detect.RunnerNPM},

@@ -166,6 +166,18 @@ var fixtures = []fixture{
 	{file: "nx-pass", runner: detect.RunnerNx, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "node --test"},
 	{file: "nx-n1-affected-none", runner: detect.RunnerNx, exit: 0, status: Vacuous, detail: "nx ran no task"},
 
+	// lefthook 2.2.1 (run pre-commit --all-files, colours on): a job that
+	// matched no file is skipped, and all skipped verifies nothing.
+	{file: "lefthook-pass", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-fail", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-pass-nocolor", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-fail-nocolor", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1, evRunner: "lefthook"},
+	{file: "lefthook-l1-no-files", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched", evRunner: "lefthook"},
+	// pyright 1.1.414 --stats: files found count as passes; none found is
+	// vacuous although pyright says "0 errors" and exits 0.
+	{file: "pyright-pass", runner: detect.RunnerOpaque, kind: detect.KindTypecheck, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "pyright"},
+	{file: "pyright-fail", runner: detect.RunnerOpaque, kind: detect.KindTypecheck, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 2, total: 2, evRunner: "pyright"},
+	{file: "pyright-no-files", runner: detect.RunnerOpaque, kind: detect.KindTypecheck, exit: 0, status: Vacuous, detail: "no source files", evRunner: "pyright"},
 	// pre-commit, read by its own scanner.
 	{file: "precommit-pass", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2, evRunner: "pre-commit"},
 	{file: "precommit-pass-color", runner: detect.RunnerPreCommit, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 hooks passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2},

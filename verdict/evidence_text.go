@@ -22,12 +22,14 @@ const (
 	rBazel
 	rNx
 	rTurbo
+	rLefthook
+	rPyright
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
-var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo"}
+var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {

@@ -76,6 +76,7 @@ type dispatchEntry struct {
 // count is not a pytest one. Adding a runner adds its matcher here.
 func textMatchers() []textMatcher {
 	return []textMatcher{
+		lefthookMatcher(),
 		tapMatcher(),
 		mochaMatcher(),
 		goTextMatcher(),
@@ -87,6 +88,7 @@ func textMatchers() []textMatcher {
 		cargoMatcher(),
 		nxMatcher(),
 		turboMatcher(),
+		pyrightMatcher(),
 		makeMatcher(),
 		npmMatcher(),
 	}
