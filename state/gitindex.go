@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strconv"
@@ -58,8 +57,11 @@ func readIndex(path string, hashLen int, staged bool) (indexListing, error) {
 	if err != nil {
 		return l, fmt.Errorf("read the index: %w", err)
 	}
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
+	if fi.Size() > 1<<32 {
+		return l, errIndexUnsupported
+	}
+	data, err := mapFile(f, int(fi.Size()))
+	if err != nil {
 		return l, fmt.Errorf("read the index: %w", err)
 	}
 	l.key = keyOf(fi)
@@ -196,7 +198,8 @@ func parseIndex(l *indexListing, data []byte, hashLen int, staged bool) error {
 			// view of them.
 			p = unsafe.String(&name[0], len(name))
 		}
-		if n := len(l.tracked); n == 0 || l.tracked[n-1] != p {
+		// Only an unmerged path has several entries, one per stage.
+		if n := len(l.tracked); stage == 0 || n == 0 || l.tracked[n-1] != p {
 			l.tracked = append(l.tracked, p)
 		}
 	}
