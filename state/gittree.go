@@ -351,6 +351,14 @@ func (t *Tree) Files(ctx context.Context) ([]string, error) {
 		}
 		untracked = others
 	}
+	// Most trees have no untracked file: the index's list is the list,
+	// shared (callers only read it), with no copy of 100k paths.
+	switch {
+	case len(untracked) == 0:
+		return slices.Clip(t.tracked), nil
+	case len(t.tracked) == 0:
+		return slices.Clip(untracked), nil
+	}
 	return mergeSorted(t.tracked, untracked), nil
 }
 
