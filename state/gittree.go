@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 )
 
 // ErrNotGit means the directory is not inside a git work tree (or git is
@@ -117,30 +116,49 @@ func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) 
 	t := &Tree{opts: opts, listed: make(chan struct{}), statusDone: make(chan struct{})}
 	// A full walk's status starts now, beside rev-parse (see Tree).
 	full := !opts.FilesOnly && !opts.IndexOnly
-	stopStatus := context.CancelFunc(func() {})
+	sctx, stop := context.WithCancel(ctx)
+	var others chan othersResult
 	if full {
-		sctx, cancel := context.WithCancel(ctx)
-		stopStatus = cancel
 		go func() {
 			defer close(t.statusDone)
-			defer cancel()
+			defer stop()
 			t.statusErr = t.readStatus(sctx, g, "--untracked-files=all")
 		}()
 	} else {
 		close(t.statusDone)
+		// A walk without status lists the untracked files with ls-files
+		// -o, which starts now too, in dir: when dir is the top level, as
+		// it mostly is, its answer is the one list needs; anywhere else
+		// it is dropped and ls-files asked again at the top.
+		others = make(chan othersResult, 1)
+		go func() {
+			defer stop()
+			paths, err := listOthers(sctx, g)
+			others <- othersResult{paths, err}
+		}()
 	}
 	if err := locate(ctx, g, t); err != nil {
-		stopStatus()
+		stop()
 		<-t.statusDone
 		return nil, err
+	}
+	if t.Prefix != "" {
+		stop()
+		others = nil
 	}
 	t.g = GitCmd{Dir: t.Root, Env: opts.Env, Timeout: GitTimeout}
 	go func() {
 		defer close(t.listed)
 		// A full walk's untracked files come from status.
-		t.listErr = t.list(ctx, !full)
+		t.listErr = t.list(ctx, !full, others)
 	}()
 	return t, nil
+}
+
+// othersResult is what listOthers answered.
+type othersResult struct {
+	paths []string
+	err   error
 }
 
 // locate runs the batched rev-parse and fills in where t is.
@@ -184,15 +202,23 @@ func (t *Tree) StateDir() (string, error) {
 }
 
 // list reads the index and, with others, the untracked files (for a walk
-// whose status does not list them), side by side. It is on the path of
+// whose status does not list them; from started when WalkTree started
+// ls-files already), side by side. It is on the path of
 // every run's detection, on trees of 100k files, so it allocates no string
 // per path: paths are views of the index's bytes or of git's output.
-func (t *Tree) list(ctx context.Context, others bool) error {
+func (t *Tree) list(ctx context.Context, others bool, started <-chan othersResult) error {
 	var (
 		wg        sync.WaitGroup
 		othersErr error
 	)
-	if others {
+	switch {
+	case others && started != nil:
+		// ls-files -o, started at the top level beside rev-parse.
+		wg.Go(func() {
+			r := <-started
+			t.untracked, othersErr = r.paths, r.err
+		})
+	case others:
 		wg.Go(func() { t.untracked, othersErr = listOthers(ctx, t.g) })
 	}
 	err := t.listIndex(ctx)
@@ -214,81 +240,6 @@ func (t *Tree) listIndex(ctx context.Context) error {
 		// Whatever vbd could not read, git reads or explains.
 	}
 	return t.lsFilesIndex(ctx, staged)
-}
-
-// lsFilesIndex lists the index with `git ls-files -z -v -c [-s]`.
-func (t *Tree) lsFilesIndex(ctx context.Context, staged bool) error {
-	// The index's stat is taken before git reads it: if it changes in
-	// between, Recheck sees a different stat and reads it again.
-	g := t.g
-	if fi, err := os.Stat(t.indexPath); err == nil {
-		t.indexKey = keyOf(fi)
-		// The listing is about as long as the index file.
-		g.SizeHint = int(min(fi.Size(), 1<<30)) + 64<<10
-	}
-	// -v tags each entry: "H" cached, lower case for assume-unchanged,
-	// "S" skip-worktree, "M" unmerged. -s adds mode, blob id and stage,
-	// which the fingerprint hashes; a files-only walk does without.
-	args := []string{"ls-files", "-z", "-v", "-c"}
-	if staged {
-		args = append(args, "-s")
-	}
-	out, err := g.Run(ctx, args...)
-	if err != nil {
-		return fmt.Errorf("list the repository's files: %w", err)
-	}
-	// The paths are slices of one string over git's output, which nothing
-	// writes to again (t.index below only reads it).
-	all := unsafe.String(unsafe.SliceData(out), len(out))
-	t.tracked = make([]string, 0, strings.Count(all, "\x00"))
-	for rec := range strings.SplitSeq(strings.TrimSuffix(all, "\x00"), "\x00") {
-		if len(rec) < 3 || rec[1] != ' ' {
-			if rec == "" {
-				continue
-			}
-			return fmt.Errorf("git ls-files: unexpected record %q", rec)
-		}
-		p := rec[2:]
-		if staged {
-			var ok bool
-			if _, p, ok = strings.Cut(rec, "\t"); !ok {
-				return fmt.Errorf("git ls-files: unexpected record %q", rec)
-			}
-		}
-		// An unmerged path has an entry per stage, one after another.
-		if n := len(t.tracked); n == 0 || t.tracked[n-1] != p {
-			t.tracked = append(t.tracked, p)
-		}
-	}
-	if staged {
-		t.index = out
-	}
-	// git sorts the index by path bytes already; the order is vbd's to
-	// guarantee, and checking costs little.
-	if !slices.IsSorted(t.tracked) {
-		slices.Sort(t.tracked)
-		t.tracked = slices.Compact(t.tracked)
-	}
-	return nil
-}
-
-// listOthers lists the untracked files that are not ignored, sorted, with
-// `git ls-files -z -o --exclude-standard`.
-func listOthers(ctx context.Context, g GitCmd) ([]string, error) {
-	out, err := g.Run(ctx, "ls-files", "-z", "-o", "--exclude-standard")
-	if err != nil {
-		return nil, fmt.Errorf("list the repository's untracked files: %w", err)
-	}
-	all := unsafe.String(unsafe.SliceData(out), len(out))
-	var paths []string
-	if all != "" {
-		paths = strings.Split(strings.TrimSuffix(all, "\x00"), "\x00")
-	}
-	if !slices.IsSorted(paths) {
-		slices.Sort(paths)
-		paths = slices.Compact(paths)
-	}
-	return paths, nil
 }
 
 // readStatus runs git status in g.Dir and keeps its records: the tracked
@@ -415,7 +366,7 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	} else {
 		// Untracked files come from status here, so ls-files lists the
 		// index only.
-		wg.Go(func() { n.listErr = n.list(ctx, false) })
+		wg.Go(func() { n.listErr = n.list(ctx, false, nil) })
 	}
 	if !t.opts.IndexOnly {
 		n.statusErr = n.readStatus(ctx, n.g, "--untracked-files=all")
