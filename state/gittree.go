@@ -130,11 +130,12 @@ func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) 
 		// -o, which starts now too, in dir: when dir is the top level, as
 		// it mostly is, its answer is the one list needs; anywhere else
 		// it is dropped and ls-files asked again at the top.
-		others = make(chan othersResult, 1)
+		ch := make(chan othersResult, 1)
+		others = ch
 		go func() {
 			defer stop()
 			paths, err := listOthers(sctx, g)
-			others <- othersResult{paths, err}
+			ch <- othersResult{paths, err}
 		}()
 	}
 	if err := locate(ctx, g, t); err != nil {
@@ -142,7 +143,7 @@ func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) 
 		<-t.statusDone
 		return nil, err
 	}
-	if t.Prefix != "" {
+	if others != nil && t.Prefix != "" {
 		stop()
 		others = nil
 	}
