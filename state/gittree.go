@@ -46,8 +46,9 @@ var ErrNotGit = errors.New("not inside a git work tree: no tree fingerprint, so 
 //
 // A files-only walk (detection without a fingerprint, `vbd list`) and an
 // index-only one take the untracked files from `ls-files -o
-// --exclude-standard` instead, which does not lstat every tracked file,
-// after rev-parse. The untracked cache is used by status with
+// --exclude-standard` instead, which does not lstat every tracked file;
+// it too starts beside rev-parse, in the walked directory, and is asked
+// again at the top level when that directory is below it. The untracked cache is used by status with
 // --untracked-files=all only if the user set status.showUntrackedFiles=all;
 // vbd never turns the cache or fsmonitor on for the user.
 //
