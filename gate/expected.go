@@ -18,8 +18,13 @@ const expectedLookback = 10
 // expectedDurations returns, for each runnable check, how long it took the
 // last time a receipt recorded it running to an end (a receipt of the same
 // mode preferred), or zero when none did: the runner starts the longest
-// first (issue 15 §2).
-func expectedDurations(stateDir string, runnable []detect.Check, mode receipt.Mode) []time.Duration {
+// first (issue 15 §2). When every check starts at once (a slot for each)
+// and none waits for another's key (Serial), the order changes nothing,
+// and no receipt is read: nil.
+func expectedDurations(stateDir string, runnable []detect.Check, jobs int, mode receipt.Mode) []time.Duration {
+	if jobs >= len(runnable) && !slices.ContainsFunc(runnable, func(c detect.Check) bool { return c.Serial != "" }) {
+		return nil
+	}
 	store := receipt.Open(stateDir)
 	entries, err := os.ReadDir(store.Dir)
 	if err != nil {

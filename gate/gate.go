@@ -281,18 +281,16 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	if err := os.MkdirAll(logDir, 0o755); err != nil {
 		return fmt.Errorf("create log dir: %w", err)
 	}
-	_ = state.PruneDirs(filepath.Join(v.StateDir, "logs"), keptRuns)
 	maxSize := int64(0) // state.DefaultMaxStateSize
 	if v.Config != nil {
 		maxSize = v.Config.MaxStateSize
 	}
-	_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
 
 	runnable := v.Plan.Runnable()
 	if jobs <= 0 {
 		jobs = runner.DefaultJobs(len(runnable))
 	}
-	expected := expectedDurations(v.StateDir, runnable, receipt.ModeOf(req.Quick))
+	expected := expectedDurations(v.StateDir, runnable, jobs, receipt.ModeOf(req.Quick))
 	tasks, cleared := tasksOf(v.Repo.Root, runnable, req.Environ, timeout, expected)
 	sandboxTasks(tasks, runnable, v.Repo.Root, v.StateDir, req.StateFrom != "")
 	warnings = append(warnings, v.Plan.Warnings...)
@@ -334,6 +332,15 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 		escapedFail(judged, results)
 	}
 	v.Outcomes = Merge(v.Plan, scoped, judged, results)
+	// The state dir is pruned (old runs' logs, to max_state_size) once per
+	// run, after the checks wrote their logs, while git looks at the tree
+	// again: neither waits for the other.
+	pruned := make(chan struct{})
+	go func() {
+		defer close(pruned)
+		_ = state.PruneDirs(filepath.Join(v.StateDir, "logs"), keptRuns)
+		_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
+	}()
 	// The tree guard: a check that changed the tree it verified proves
 	// nothing about the tree the user has. Only when a check ran: the
 	// recheck costs a git status.
@@ -364,7 +371,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 		v.Interrupted = true
 		v.Verdict.Reasons = append(v.Verdict.Reasons, "vbd was interrupted before every check finished")
 	}
-	_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
+	<-pruned
 	v.Budget, v.Warnings = budget, warnings
 	ratchetWarn(v)
 	return nil

@@ -113,7 +113,7 @@ func TestExpectedDurations(t *testing.T) {
 		receipt.Check{Name: "b", Status: "timeout", DurationNS: int64(time.Hour)})
 	save(receipt.ModeOf(true), time.Hour, receipt.Check{Name: "a", Status: "pass", DurationNS: int64(time.Second)},
 		receipt.Check{Name: "c", Status: "fail", DurationNS: int64(2 * time.Second)})
-	got := expectedDurations(dir, []detect.Check{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}, receipt.ModeOf(false))
+	got := expectedDurations(dir, []detect.Check{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}, 1, receipt.ModeOf(false))
 	want := []time.Duration{5 * time.Second, 0, 2 * time.Second, 0}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -123,7 +123,14 @@ func TestExpectedDurations(t *testing.T) {
 			t.Errorf("check %d: got %s, want %s", i, got[i], want[i])
 		}
 	}
-	if got := expectedDurations(filepath.Join(dir, "none"), []detect.Check{{Name: "a"}}, receipt.ModeOf(false)); len(got) != 0 && got[0] != 0 {
+	// Every check starting at once, none serial: no receipt is read.
+	if got := expectedDurations(dir, []detect.Check{{Name: "a"}, {Name: "b"}}, 2, receipt.ModeOf(false)); got != nil {
+		t.Errorf("every check starts at once: %v, want nil", got)
+	}
+	if got := expectedDurations(dir, []detect.Check{{Name: "a", Serial: "k"}, {Name: "b"}}, 2, receipt.ModeOf(false)); len(got) != 2 || got[0] != 5*time.Second {
+		t.Errorf("a serial check: %v, want a's duration", got)
+	}
+	if got := expectedDurations(filepath.Join(dir, "none"), []detect.Check{{Name: "a"}}, 0, receipt.ModeOf(false)); len(got) != 0 && got[0] != 0 {
 		t.Errorf("no store: %v", got)
 	}
 }

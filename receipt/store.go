@@ -24,6 +24,14 @@ import (
 // failures.
 const Keep = 50
 
+// pruneSlack is how many receipts past Keep a save lets pile up before it
+// prunes: pruning reads receipts (to find the newest pass of each mode) and
+// a receipt of a big plan is 150 KB of JSON, so a save that pruned every
+// time paid for reading up to Keep of them. With the slack a save prunes
+// once in pruneSlack runs, and the store never holds more than Keep +
+// pruneSlack + 2 receipts.
+const pruneSlack = 10
+
 // staleTemp is the age past which a dotfile in the store (a temp file of a
 // write that crashed, a pending fingerprint of a run that died) is removed.
 // It is far longer than any run, so a live run's file is never taken.
@@ -71,10 +79,12 @@ func (s Store) Save(r *Receipt, now time.Time) (string, error) {
 		return "", err
 	}
 	path := s.Path(r.ID)
-	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := state.WriteStateFile(path, data, 0o644); err != nil {
 		return "", err
 	}
-	_ = s.Prune(Keep, now)
+	if ids, err := s.names(); err == nil && len(ids) > Keep+pruneSlack {
+		_ = s.Prune(Keep, now)
+	}
 	return path, nil
 }
 
@@ -238,8 +248,11 @@ func (s Store) FindReusable(q Query) (*Receipt, error) {
 	want := []byte(`"` + q.Fingerprint + `"`)
 	for _, id := range ids {
 		data, err := os.ReadFile(s.Path(id))
-		if err != nil || !bytes.Contains(data, want) {
-			continue // cheap filter: most receipts are of other trees
+		if err != nil || !bytes.Contains(data, want) || reusedRun(data) {
+			// Cheap filters: most receipts are of other trees, and the
+			// receipts of runs that reused this tree's pass (as many as
+			// there were runs since) hold its fingerprint too.
+			continue
 		}
 		r, err := Parse(data)
 		if err != nil {
@@ -250,6 +263,17 @@ func (s Store) FindReusable(q Query) (*Receipt, error) {
 		}
 	}
 	return nil, nil
+}
+
+// reusedRun reports, without decoding it, whether a receipt's JSON records
+// a run that reused another (a "reused_from" object): such a receipt is
+// never reused nor protected from pruning itself. The key, quotes
+// included, cannot occur inside a JSON string (whose quotes are escaped),
+// and the schema has it only at the top level.
+func reusedRun(data []byte) bool {
+	_, after, ok := bytes.Cut(data, []byte(`"reused_from":`))
+	after = bytes.TrimLeft(after, " \t\r\n")
+	return ok && len(after) > 0 && after[0] == '{'
 }
 
 func (r *Receipt) reusableFor(q Query) bool {
@@ -291,7 +315,7 @@ func (s Store) Prune(keep int, now time.Time) error {
 				break
 			}
 			data, err := os.ReadFile(s.Path(id))
-			if err != nil {
+			if err != nil || reusedRun(data) {
 				continue
 			}
 			var h header

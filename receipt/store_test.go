@@ -141,6 +141,13 @@ func TestPrune(t *testing.T) {
 	for i := 4; i < 4+Keep; i++ {
 		save(i, sample(fmt.Sprintf("%064x", i), 1, Full))
 	}
+	// A save prunes only once the store holds pruneSlack more than Keep.
+	if ids, _ := s.names(); len(ids) != Keep+4 {
+		t.Fatalf("%d receipts before the slack is used up, want %d", len(ids), Keep+4)
+	}
+	if err := s.Prune(Keep, t0); err != nil {
+		t.Fatal(err)
+	}
 	ids, err := s.names()
 	if err != nil {
 		t.Fatal(err)
@@ -178,6 +185,65 @@ func TestPrune(t *testing.T) {
 	if _, err := os.Stat(fresh); err != nil {
 		t.Fatal("fresh temp file removed")
 	}
+}
+
+// TestSavePrunesPastSlack: saves let pruneSlack receipts pile up past
+// Keep, then prune back to Keep (plus the newest pass of each mode).
+func TestSavePrunesPastSlack(t *testing.T) {
+	s := Open(t.TempDir())
+	most := 0
+	for i := range Keep + 3*pruneSlack {
+		r := sample(fmt.Sprintf("%064x", i), 1, Full)
+		r.ID = NewID(t0.Add(time.Duration(i) * time.Second))
+		if _, err := s.Save(r, t0); err != nil {
+			t.Fatal(err)
+		}
+		ids, err := s.names()
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, len(ids))
+	}
+	if most != Keep+pruneSlack {
+		t.Fatalf("the store held up to %d receipts, want up to %d", most, Keep+pruneSlack)
+	}
+}
+
+// TestReusedRun: the byte test that passes over receipts of reused runs
+// without decoding them agrees with decoding.
+func TestReusedRun(t *testing.T) {
+	fp := strings.Repeat("ab", 32)
+	reused := sample(fp, 0, Full)
+	reused.ReusedFrom = &ReusedFrom{Receipt: "x", Fingerprint: fp, At: t0, Checks: 1}
+	tricky := sample(fp, 0, Full)
+	tricky.Warnings = []string{`"reused_from": {`, `\"reused_from\": {}`}
+	tests := map[string]struct {
+		data []byte
+		want bool
+	}{
+		"reused":               {mustMarshal(t, reused), true},
+		"ran its checks":       {mustMarshal(t, sample(fp, 0, Full)), false},
+		"key text in a string": {mustMarshal(t, tricky), false},
+		"compact":              {[]byte(`{"schema":"x","reused_from":{"receipt":"y"}}`), true},
+		"null":                 {[]byte(`{"schema":"x","reused_from": null}`), false},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := reusedRun(tt.data); got != tt.want {
+				t.Fatalf("reusedRun = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func mustMarshal(t *testing.T, r *Receipt) []byte {
+	t.Helper()
+	r.Schema = Schema
+	data, err := Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 func TestFindReusable(t *testing.T) {

@@ -14,6 +14,11 @@
 #   BENCH_OUT=FILE      the report (default docs/benchmarks.md)
 #   BENCH_REUSE_GO=1    also run scripts/bench-reuse.sh (a Go module's reuse)
 #   BENCH_KEEP=1        keep the work dir, with each variant's last output
+#   BENCH_ROWS=abcde    which rows to measure (e.g. BENCH_ROWS=cde: the
+#                       trivial check, reuse and detection only)
+#   BENCH_BASE=BINARY   another vbd (an earlier build) measured beside this
+#                       one in rows c, d and e, taking turns with it: a
+#                       before/after on the same load
 # A reference tool that cannot be installed is reported as skipped, with
 # the reason.
 set -eu
@@ -23,6 +28,9 @@ bytes=${BENCH_BYTES:-1000000000}
 files=${BENCH_FILES:-100000}
 tools=${BENCH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-bench/tools}
 out=${BENCH_OUT:-$root/docs/benchmarks.md}
+rows=${BENCH_ROWS:-abcde}
+base=${BENCH_BASE:-}
+want() { case $rows in *"$1"*) return 0 ;; esac; return 1; }
 lefthook_version=2.2.1
 prek_version=0.5.3
 
@@ -146,7 +154,7 @@ gitrepo() {
 
 # ---- the reference tools ---------------------------------------------------
 lefthook="" prek="" precommit=""
-if command -v npm >/dev/null 2>&1; then
+if want b && command -v npm >/dev/null 2>&1; then
 	mkdir -p "$tools"
 	if [ ! -x "$tools/node_modules/.bin/lefthook" ] || [ ! -x "$tools/node_modules/.bin/prek" ]; then
 		say "installing lefthook $lefthook_version and prek $prek_version into $tools"
@@ -223,21 +231,27 @@ i=0
 while [ $i -lt "$K" ]; do "$@" >/dev/null || exit 1; i=$((i + 1)); done
 EOF
 label c_vbd "vbd, one check running \`true\` (per run, mean of $k)"
+label c_base "baseline vbd, the same (per run, mean of $k)"
 label c_sh "\`sh -c true\` (per run, mean of $k)"
 
 # ---- (d, e) an unchanged tree of FILES files ----------------------------------
 d=$work/d
-say "generating a tree of $files files (scripts/gen-tree.sh)"
-sh "$root/scripts/gen-tree.sh" "$d" "$files" >/dev/null
-# Every detected check is disabled and one that passes added, so the first
-# run passes and the next ones are reused: the row measures detection, the
-# fingerprint and the receipt look-up on a big tree, not the checks.
-names=$("$vbd" -C "$d" list --json | sed -n 's/^ *"name": "\(.*\)",$/"\1", /p' | tr -d '\n')
-printf 'disable = [%s]\n\n[[check]]\nname = "pass"\nrun = "true"\n' "$names" >"$d/.vbd.toml"
-git -C "$d" add .vbd.toml
-git -C "$d" commit -qm config
-"$vbd" -C "$d" >"$work/d-first.out" 2>&1 || { say "the first run on the big tree failed:"; cat "$work/d-first.out"; }
+if want d || want e; then
+	say "generating a tree of $files files (scripts/gen-tree.sh)"
+	sh "$root/scripts/gen-tree.sh" "$d" "$files" >/dev/null
+	# Every detected check is disabled and one that passes added, so the first
+	# run passes and the next ones are reused: the row measures detection, the
+	# fingerprint and the receipt look-up on a big tree, not the checks.
+	names=$("$vbd" -C "$d" list --json | sed -n 's/^ *"name": "\(.*\)",$/"\1", /p' | tr -d '\n')
+	printf 'disable = [%s]\n\n[[check]]\nname = "pass"\nrun = "true"\n' "$names" >"$d/.vbd.toml"
+	git -C "$d" add .vbd.toml
+	git -C "$d" commit -qm config
+	"$vbd" -C "$d" >"$work/d-first.out" 2>&1 || { say "the first run on the big tree failed:"; cat "$work/d-first.out"; }
+	[ -z "$base" ] || "$base" -C "$d" >"$work/d-first-base.out" 2>&1 || { say "the baseline's first run on the big tree failed:"; cat "$work/d-first-base.out"; }
+fi
 label d_vbd "vbd, reused run"
+label d_base "baseline vbd, reused run"
+label e_base "baseline vbd list"
 label d_git "\`git status\`"
 label e_vbd "vbd list (detection)"
 label e_git "\`git ls-files -co --exclude-standard\`"
@@ -248,36 +262,51 @@ i=0
 while [ $i -lt "$runs" ]; do
 	i=$((i + 1))
 	say "  run $i of $runs"
-	rm -rf "$a/.git/vbd/logs"
-	timed a_vbd "$a" "$vbd"
-	timed a_file "$a" sh -c "yes | head -c $bytes >'$work/a.out'"
-	rm -f "$work/a.out"
+	if want a; then
+		rm -rf "$a/.git/vbd/logs"
+		timed a_vbd "$a" "$vbd"
+		timed a_file "$a" sh -c "yes | head -c $bytes >'$work/a.out'"
+		rm -f "$work/a.out"
+	fi
 
-	timed b_vbd "$b/vbd" "$vbd"
-	[ -f "$times/b_lefthook.skipped" ] || timed b_lefthook "$b/lefthook" "$lefthook" run pre-commit --all-files --no-auto-install
-	[ -f "$times/b_prek.skipped" ] || timed b_prek "$b/precommit" "$prek" run --all-files
-	[ -f "$times/b_precommit.skipped" ] || timed b_precommit "$b/precommit" "$precommit" run --all-files
-	timed b_seq "$b/seq" sh sequential.sh
+	if want b; then
+		timed b_vbd "$b/vbd" "$vbd"
+		[ -f "$times/b_lefthook.skipped" ] || timed b_lefthook "$b/lefthook" "$lefthook" run pre-commit --all-files --no-auto-install
+		[ -f "$times/b_prek.skipped" ] || timed b_prek "$b/precommit" "$prek" run --all-files
+		[ -f "$times/b_precommit.skipped" ] || timed b_precommit "$b/precommit" "$precommit" run --all-files
+		timed b_seq "$b/seq" sh sequential.sh
+	fi
 
-	gnu=$gnutime
-	gnutime="" # its own fork would blur a few milliseconds
-	per=$k
-	timed c_vbd "$c" env K=$k sh "$work/loop.sh" "$vbd"
-	timed c_sh "$c" env K=$k sh "$work/loop.sh" sh -c true
-	per=1
-	gnutime=$gnu
+	if want c; then
+		gnu=$gnutime
+		gnutime="" # its own fork would blur a few milliseconds
+		per=$k
+		timed c_vbd "$c" env K=$k sh "$work/loop.sh" "$vbd"
+		[ -z "$base" ] || timed c_base "$c" env K=$k sh "$work/loop.sh" "$base"
+		timed c_sh "$c" env K=$k sh "$work/loop.sh" sh -c true
+		per=1
+		gnutime=$gnu
+	fi
 
-	timed d_vbd "$d" "$vbd"
-	timed d_git "$d" git status
-	timed e_vbd "$d" "$vbd" list
-	timed e_git "$d" git ls-files -co --exclude-standard
+	if want d; then
+		timed d_vbd "$d" "$vbd"
+		[ -z "$base" ] || timed d_base "$d" "$base"
+		timed d_git "$d" git status
+	fi
+	if want e; then
+		timed e_vbd "$d" "$vbd" list
+		[ -z "$base" ] || timed e_base "$d" "$base" list
+		timed e_git "$d" git ls-files -co --exclude-standard
+	fi
 done
 # A reference that skipped its work would pass for a fast one.
 if [ -f "$times/b_lefthook.out" ] && grep -q '(skip)' "$times/b_lefthook.out"; then
 	echo "skipped its commands" >"$times/b_lefthook.failed"
 	cp "$times/b_lefthook.out" "$times/b_lefthook.failed.out"
 fi
-grep -q 'verified (reused)' "$times/d_vbd.out" || { echo 1 >"$times/d_vbd.failed"; cp "$times/d_vbd.out" "$times/d_vbd.failed.out"; }
+for v in d_vbd d_base; do
+	[ ! -f "$times/$v.out" ] || grep -q 'verified (reused)' "$times/$v.out" || { echo 1 >"$times/$v.failed"; cp "$times/$v.out" "$times/$v.failed.out"; }
+done
 load1=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 
 md "# Benchmarks"
@@ -289,16 +318,25 @@ md "where it is installed. Machine: $(nproc 2>/dev/null || echo '?') CPUs, $(awk
 md "load average $load0 at the start and $load1 at the end (a shared machine: compare ratios, not absolute times)."
 md ""
 md "Rows follow issue 15's table."
+[ "$rows" = abcde ] || md "Rows measured: $rows (BENCH_ROWS)."
+[ -z "$base" ] || md "The baseline vbd (BENCH_BASE) is $(basename "$base"), measured in turn with this one."
 
-row "(a) a check printing $bytes bytes (\`yes | head -c $bytes\`)" "vbd ≤ 3× the file" a_file a_vbd a_file
-row "(b) six waiting checks (sleep 0.5, 1, 1.5, 2, 2.5, 3 s)" "vbd ≤ 1.1× the longest check (3 s) and ≤ lefthook" b_lefthook b_vbd b_lefthook b_prek b_precommit b_seq
-row "(c) overhead of one trivial check" "vbd − sh < 10 ms" c_sh c_vbd c_sh
-cvm=$(median c_vbd) csm=$(median c_sh)
-md ""
-md "Overhead (median vbd − median sh): $(awk -v a="$cvm" -v b="$csm" 'BEGIN { printf "%.1f ms", a - b }')"
-say "  overhead (median vbd - median sh): $(awk -v a="$cvm" -v b="$csm" 'BEGIN { printf "%.1f ms", a - b }')"
-row "(d) reuse on an unchanged tree of $files files" "vbd ≤ 1.2× one \`git status\`" d_git d_vbd d_git
-row "(e) detection on the same tree" "vbd list ≤ 1.3× \`git ls-files -co --exclude-standard\`" e_git e_vbd e_git
+# withbase: the baseline's variant, when there is one.
+withbase() { [ -z "$base" ] || echo "$1"; }
+want a && row "(a) a check printing $bytes bytes (\`yes | head -c $bytes\`)" "vbd ≤ 3× the file" a_file a_vbd a_file
+want b && row "(b) six waiting checks (sleep 0.5, 1, 1.5, 2, 2.5, 3 s)" "vbd ≤ 1.1× the longest check (3 s) and ≤ lefthook" b_lefthook b_vbd b_lefthook b_prek b_precommit b_seq
+if want c; then
+	row "(c) overhead of one trivial check" "vbd − sh < 10 ms" c_sh c_vbd $(withbase c_base) c_sh
+	csm=$(median c_sh)
+	for v in c_vbd $(withbase c_base); do
+		over=$(awk -v a="$(median $v)" -v b="$csm" 'BEGIN { printf "%.1f ms", a - b }')
+		md ""
+		md "Overhead of $(cat "$times/$v.label" | cut -d, -f1) (median − median sh): $over"
+		say "  overhead of $v (median - median sh): $over"
+	done
+fi
+want d && row "(d) reuse on an unchanged tree of $files files" "vbd ≤ 1.2× one \`git status\`" d_git d_vbd $(withbase d_base) d_git
+want e && row "(e) detection on the same tree" "vbd list ≤ 1.3× \`git ls-files -co --exclude-standard\`" e_git e_vbd $(withbase e_base) e_git
 
 if [ "${BENCH_REUSE_GO:-}" = 1 ]; then
 	say ""

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 )
 
 // ErrNotGit means the directory is not inside a git work tree (or git is
@@ -31,22 +29,28 @@ var ErrNotGit = errors.New("not inside a git work tree: no tree fingerprint, so 
 //   - the tree guard: what a run changed (Changed, between a Tree and its
 //     Recheck).
 //
-// WalkTree costs three git processes: one batched `rev-parse` (the top
-// level, the git dirs, vbd's state path, the index path and HEAD's tree),
-// then, side by side, one `ls-files -s -v -c -o --exclude-standard` (the
-// index, with each entry's flags, and the untracked files) and one
-// `status --porcelain=v2 --untracked-files=no` (the tracked files whose
-// work tree differs from the index, through git's own stat cache and the
-// user's core.fsmonitor). A fourth, `hash-object --stdin-paths`, runs only
-// when some file differs or is untracked. Recheck costs one `git status`
-// more, plus the same hasher for files whose stat changed.
+// WalkTree costs two git processes, side by side: one batched `rev-parse`
+// (the top level, the git dirs, vbd's state path, the index path and
+// HEAD's tree) and one `status --porcelain=v2 --untracked-files=all` (the
+// tracked files whose work tree differs from the index, through git's own
+// stat cache and the user's core.fsmonitor and core.untrackedCache, and
+// the untracked files). status needs no answer of rev-parse's: porcelain
+// paths are relative to the top level wherever git runs, and it looks at
+// the whole work tree. The index itself (every entry with its flags, mode
+// and blob id) vbd reads from the index file (readIndex), as `git
+// ls-files -s -v -c` would print it, and asks ls-files only for an index
+// it leaves to git (split, sparse). A third process, `hash-object
+// --stdin-paths`, runs only when some file differs or is untracked.
+// Recheck costs one `git status` more, plus the same hasher for files
+// whose stat changed.
 //
-// The untracked walk is ls-files's and not status's: status must also
-// lstat every tracked file, so detection, which needs only names, would
-// wait three times as long on a 100k-file tree. status's untracked cache
-// is not used with --untracked-files=all unless the user set
-// status.showUntrackedFiles=all, so little is lost; vbd never turns the
-// cache or fsmonitor on for the user.
+// A files-only walk (detection without a fingerprint, `vbd list`) and an
+// index-only one take the untracked files from `ls-files -o
+// --exclude-standard` instead, which does not lstat every tracked file;
+// it too starts beside rev-parse, in the walked directory, and is asked
+// again at the top level when that directory is below it. The untracked cache is used by status with
+// --untracked-files=all only if the user set status.showUntrackedFiles=all;
+// vbd never turns the cache or fsmonitor on for the user.
 //
 // Nothing here writes to the repository: every git command runs with
 // GIT_OPTIONAL_LOCKS=0, so not even the index's stat data is refreshed.
@@ -110,30 +114,57 @@ func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) 
 		return nil, ErrNotGit
 	}
 	g := GitCmd{Dir: dir, Env: opts.Env, Timeout: GitTimeout}
-	t, err := locate(ctx, g)
-	if err != nil {
+	t := &Tree{opts: opts, listed: make(chan struct{}), statusDone: make(chan struct{})}
+	// A full walk's status starts now, beside rev-parse (see Tree).
+	full := !opts.FilesOnly && !opts.IndexOnly
+	sctx, stop := context.WithCancel(ctx)
+	var others chan othersResult
+	if full {
+		go func() {
+			defer close(t.statusDone)
+			defer stop()
+			t.statusErr = t.readStatus(sctx, g, "--untracked-files=all")
+		}()
+	} else {
+		close(t.statusDone)
+		// A walk without status lists the untracked files with ls-files
+		// -o, which starts now too, in dir: when dir is the top level, as
+		// it mostly is, its answer is the one list needs; anywhere else
+		// it is dropped and ls-files asked again at the top.
+		ch := make(chan othersResult, 1)
+		others = ch
+		go func() {
+			defer stop()
+			paths, err := listOthers(sctx, g)
+			ch <- othersResult{paths, err}
+		}()
+	}
+	if err := locate(ctx, g, t); err != nil {
+		stop()
+		<-t.statusDone
 		return nil, err
 	}
-	t.g, t.opts = GitCmd{Dir: t.Root, Env: opts.Env, Timeout: GitTimeout}, opts
-	t.listed = make(chan struct{})
+	if others != nil && t.Prefix != "" {
+		stop()
+		others = nil
+	}
+	t.g = GitCmd{Dir: t.Root, Env: opts.Env, Timeout: GitTimeout}
 	go func() {
 		defer close(t.listed)
-		t.listErr = t.list(ctx, true)
-	}()
-	t.statusDone = make(chan struct{})
-	if opts.FilesOnly || opts.IndexOnly {
-		close(t.statusDone)
-		return t, nil
-	}
-	go func() {
-		defer close(t.statusDone)
-		t.statusErr = t.readStatus(ctx, "--untracked-files=no")
+		// A full walk's untracked files come from status.
+		t.listErr = t.list(ctx, !full, others)
 	}()
 	return t, nil
 }
 
-// locate runs the batched rev-parse.
-func locate(ctx context.Context, g GitCmd) (*Tree, error) {
+// othersResult is what listOthers answered.
+type othersResult struct {
+	paths []string
+	err   error
+}
+
+// locate runs the batched rev-parse and fills in where t is.
+func locate(ctx context.Context, g GitCmd, t *Tree) error {
 	out, err := g.Run(ctx, "rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir",
 		"--git-common-dir", "--git-path", "vbd", "--git-path", "index", "--verify", "-q", "HEAD^{tree}")
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
@@ -145,9 +176,9 @@ func locate(ctx context.Context, g GitCmd) (*Tree, error) {
 	case err == nil || GitExitCode(err) >= 0:
 		// Not a work tree: outside any repository, inside a git dir, or a
 		// bare repository.
-		return nil, ErrNotGit
+		return ErrNotGit
 	default:
-		return nil, fmt.Errorf("locate the git repository of %s: %w", g.Dir, err)
+		return fmt.Errorf("locate the git repository of %s: %w", g.Dir, err)
 	}
 	abs := func(p string) string {
 		if !filepath.IsAbs(p) {
@@ -155,10 +186,9 @@ func locate(ctx context.Context, g GitCmd) (*Tree, error) {
 		}
 		return filepath.Clean(p)
 	}
-	return &Tree{
-		Root: lines[0], Prefix: lines[1], GitDir: lines[2], CommonDir: abs(lines[3]),
-		statePath: abs(lines[4]), indexPath: abs(lines[5]), HeadTree: lines[6],
-	}, nil
+	t.Root, t.Prefix, t.GitDir, t.CommonDir = lines[0], lines[1], lines[2], abs(lines[3])
+	t.statePath, t.indexPath, t.HeadTree = abs(lines[4]), abs(lines[5]), lines[6]
+	return nil
 }
 
 // Repo is where the tree is, as state.Find would say.
@@ -173,113 +203,51 @@ func (t *Tree) StateDir() (string, error) {
 	return t.statePath, nil
 }
 
-// list reads the index and, with others, the untracked files. It is on
-// the path of every run's detection, on trees of 100k files, so it
-// allocates one string for the whole listing and slices paths out of it.
-func (t *Tree) list(ctx context.Context, others bool) error {
-	// The index's stat is taken before git reads it: if it changes in
-	// between, Recheck sees a different stat and reads it again.
-	g := t.g
-	if fi, err := os.Stat(t.indexPath); err == nil {
-		t.indexKey = keyOf(fi)
-		// The listing is about as long as the index file.
-		g.SizeHint = int(min(fi.Size(), 1<<30)) + 64<<10
+// list reads the index and, with others, the untracked files (for a walk
+// whose status does not list them; from started when WalkTree started
+// ls-files already), side by side. It is on the path of
+// every run's detection, on trees of 100k files, so it allocates no string
+// per path: paths are views of the index's bytes or of git's output.
+func (t *Tree) list(ctx context.Context, others bool, started <-chan othersResult) error {
+	var (
+		wg        sync.WaitGroup
+		othersErr error
+	)
+	switch {
+	case others && started != nil:
+		// ls-files -o, started at the top level beside rev-parse.
+		wg.Go(func() {
+			r := <-started
+			t.untracked, othersErr = r.paths, r.err
+		})
+	case others:
+		wg.Go(func() { t.untracked, othersErr = listOthers(ctx, t.g) })
 	}
-	// -v tags each entry: "?" untracked, "H" cached, lower case for
-	// assume-unchanged, "S" skip-worktree. -s adds mode, blob id and
-	// stage, which the fingerprint hashes; a files-only walk does without.
+	err := t.listIndex(ctx)
+	wg.Wait()
+	return errors.Join(err, othersErr)
+}
+
+// listIndex reads the index file itself (readIndex), or asks ls-files for
+// an index it leaves to git, or when the object format is not known yet
+// (a repository with no commit).
+func (t *Tree) listIndex(ctx context.Context) error {
 	staged := !t.opts.FilesOnly
-	args := []string{"ls-files", "-z", "-v", "-c"}
-	if staged {
-		args = append(args, "-s")
+	if n := len(t.HeadTree) / 2; len(t.HeadTree) == 40 || len(t.HeadTree) == 64 {
+		l, err := readIndex(t.indexPath, n, staged)
+		if err == nil {
+			t.index, t.tracked, t.indexKey = l.records, l.tracked, l.key
+			return nil
+		}
+		// Whatever vbd could not read, git reads or explains.
 	}
-	if others {
-		args = append(args, "-o", "--exclude-standard")
-	}
-	out, err := g.Run(ctx, args...)
-	if err != nil {
-		return fmt.Errorf("list the repository's files: %w", err)
-	}
-	// The paths are slices of one string over git's output, which nothing
-	// writes to again (t.index below only reads it): no copy of 7 MB, no
-	// allocation per path.
-	all := unsafe.String(unsafe.SliceData(out), len(out))
-	// ls-files prints the untracked files first, then the index; the
-	// index's records are kept as they are, for the fingerprint.
-	indexAt, contiguous := -1, true
-	for i := 0; i < len(all); {
-		j := strings.IndexByte(all[i:], 0)
-		if j < 0 {
-			j = len(all) - i
-		}
-		rec := all[i : i+j]
-		at := i
-		i += j + 1
-		if len(rec) < 3 || rec[1] != ' ' {
-			if rec == "" {
-				continue
-			}
-			return fmt.Errorf("git ls-files: unexpected record %q", rec)
-		}
-		if rec[0] == '?' {
-			t.untracked = append(t.untracked, rec[2:])
-			contiguous = contiguous && indexAt < 0
-			continue
-		}
-		if indexAt < 0 {
-			indexAt = at
-		}
-		p := rec[2:]
-		if staged {
-			var ok bool
-			if _, p, ok = strings.Cut(rec, "\t"); !ok {
-				return fmt.Errorf("git ls-files: unexpected record %q", rec)
-			}
-		}
-		// An unmerged path has an entry per stage, one after another.
-		if n := len(t.tracked); n == 0 || t.tracked[n-1] != p {
-			t.tracked = append(t.tracked, p)
-		}
-	}
-	if staged && indexAt >= 0 {
-		if contiguous {
-			t.index = out[indexAt:]
-		} else {
-			t.index = dropOthers(out)
-		}
-	}
-	// git sorts both lists by path bytes already; the order is vbd's to
-	// guarantee, and checking costs little.
-	lists := []*[]string{&t.tracked}
-	if others {
-		// Without others, status is filling t.untracked meanwhile.
-		lists = append(lists, &t.untracked)
-	}
-	for _, l := range lists {
-		if !slices.IsSorted(*l) {
-			slices.Sort(*l)
-			*l = slices.Compact(*l)
-		}
-	}
-	return nil
+	return t.lsFilesIndex(ctx, staged)
 }
 
-// dropOthers keeps the index records of ls-files output, should untracked
-// records ever come among them.
-func dropOthers(out []byte) []byte {
-	var index []byte
-	for rec := range bytes.SplitSeq(out, []byte{0}) {
-		if len(rec) > 0 && !bytes.HasPrefix(rec, []byte("? ")) {
-			index = append(append(index, rec...), 0)
-		}
-	}
-	return index
-}
-
-// readStatus runs git status and keeps its records: all of them when it
-// lists untracked files (Recheck), tracked changes otherwise.
-func (t *Tree) readStatus(ctx context.Context, untracked string) error {
-	out, err := t.g.Run(ctx, "status", "--porcelain=v2", "-z", untracked,
+// readStatus runs git status in g.Dir and keeps its records: the tracked
+// changes in t.status, the untracked files, sorted, in t.untracked.
+func (t *Tree) readStatus(ctx context.Context, g GitCmd, untracked string) error {
+	out, err := g.Run(ctx, "status", "--porcelain=v2", "-z", untracked,
 		"--ignore-submodules=none", "--no-renames", "--branch", "--no-ahead-behind")
 	if err != nil {
 		return fmt.Errorf("compare the work tree with the index: %w", err)
@@ -297,6 +265,7 @@ func (t *Tree) readStatus(ctx context.Context, untracked string) error {
 		}
 		t.status.Entries = append(t.status.Entries, e)
 	}
+	slices.Sort(t.untracked)
 	return nil
 }
 
@@ -314,8 +283,9 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 // ignored, as sorted slash paths relative to Root. Untracked files matter
 // because agents create files without adding them, and a check that never
 // sees them verifies nothing about them. A tracked file deleted from the
-// work tree is still listed. It waits only for the listing, not for the
-// work-tree comparison.
+// work tree is still listed. A full walk's untracked files come from its
+// status; should status fail, ls-files lists them, so that detection
+// works wherever it did.
 func (t *Tree) Files(ctx context.Context) ([]string, error) {
 	if err := wait(ctx, t.listed); err != nil {
 		return nil, err
@@ -323,7 +293,26 @@ func (t *Tree) Files(ctx context.Context) ([]string, error) {
 	if t.listErr != nil {
 		return nil, t.listErr
 	}
-	return mergeSorted(t.tracked, t.untracked), nil
+	if err := wait(ctx, t.statusDone); err != nil {
+		return nil, err
+	}
+	untracked := t.untracked
+	if t.statusErr != nil {
+		others, err := listOthers(ctx, t.g)
+		if err != nil {
+			return nil, err
+		}
+		untracked = others
+	}
+	// Most trees have no untracked file: the index's list is the list,
+	// shared (callers only read it), with no copy of 100k paths.
+	switch {
+	case len(untracked) == 0:
+		return slices.Clip(t.tracked), nil
+	case len(t.tracked) == 0:
+		return slices.Clip(untracked), nil
+	}
+	return mergeSorted(t.tracked, untracked), nil
 }
 
 // mergeSorted merges two sorted lists into one, without duplicates.
@@ -379,11 +368,10 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	} else {
 		// Untracked files come from status here, so ls-files lists the
 		// index only.
-		wg.Go(func() { n.listErr = n.list(ctx, false) })
+		wg.Go(func() { n.listErr = n.list(ctx, false, nil) })
 	}
 	if !t.opts.IndexOnly {
-		n.statusErr = n.readStatus(ctx, "--untracked-files=all")
-		slices.Sort(n.untracked)
+		n.statusErr = n.readStatus(ctx, n.g, "--untracked-files=all")
 	}
 	wg.Wait()
 	if err := errors.Join(n.listErr, n.statusErr); err != nil {

@@ -97,7 +97,7 @@ func Own(stateDir, kind, value string) (release func(), err error) {
 	sum := sha256.Sum256([]byte(kind + "\x00" + value))
 	name := fmt.Sprintf("%d-%d-%s-%s.json", rec.Owner.PID, rec.Owner.Start, kind, hex.EncodeToString(sum[:6]))
 	path := filepath.Join(ownedDir(stateDir), name)
-	if err := WriteFileAtomic(path, data, 0o644); err != nil {
+	if err := WriteStateFile(path, data, 0o644); err != nil {
 		return func() {}, fmt.Errorf("record %s %s for crash recovery: %w", kind, value, err)
 	}
 	return func() { _ = os.Remove(path) }, nil
