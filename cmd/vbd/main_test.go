@@ -229,6 +229,12 @@ func setupScriptEnv(env *testscript.Env, goenv [][2]string) error {
 	env.Setenv("NO_COLOR", "1")
 	env.Setenv("GOFLAGS", "")
 	env.Setenv("GOTOOLCHAIN", "local")
+	// Every Go process a script starts (vbd, fakecheck, and go, compile,
+	// link and vet on Go fixtures) lives for a fraction of a second, while
+	// the suite keeps both cores busy: one P spares the idle spinning and
+	// parallel GC that cost about a tenth of their CPU. vbd's behaviour
+	// does not depend on it (its parallelism is processes, not threads).
+	env.Setenv("GOMAXPROCS", "1")
 	env.Setenv("GOPROXY", "off")
 	env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	env.Setenv("GIT_AUTHOR_NAME", "vbd test")
