@@ -65,6 +65,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"hwmlt":     cmdHWMLess,
 			"exits":     cmdExits,
 			"backdate":  cmdBackdate,
+			"procs":     cmdProcs,
 		},
 	}
 }
@@ -271,6 +272,48 @@ func goEnv(names ...string) [][2]string {
 		}
 	}
 	return kvs
+}
+
+// cmdProcs is pgrep -f for this script alone: procs REGEXP succeeds when a
+// live process whose command line (arguments joined by spaces) matches
+// REGEXP runs in $WORK or below, and prints their pids; `! procs REGEXP`
+// asserts there is none. A plain pgrep also sees the processes of another
+// `make test` running beside this one, so it made scripts flaky exactly
+// when two suites ran at once.
+func cmdProcs(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: procs REGEXP")
+	}
+	re, err := regexp.Compile(args[0])
+	ts.Check(err)
+	work := ts.Getenv("WORK")
+	entries, err := os.ReadDir("/proc")
+	ts.Check(err)
+	var found []string
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil || len(cmdline) == 0 { // gone, or a zombie
+			continue
+		}
+		line := strings.TrimRight(strings.ReplaceAll(string(cmdline), "\x00", " "), " ")
+		if !re.MatchString(line) {
+			continue
+		}
+		cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd")
+		if err != nil || (cwd != work && !strings.HasPrefix(cwd, work+string(filepath.Separator))) {
+			continue
+		}
+		found = append(found, e.Name()+" "+line)
+	}
+	if len(found) > 0 {
+		fmt.Fprintln(ts.Stdout(), strings.Join(found, "\n"))
+	}
+	if (len(found) > 0) == neg {
+		ts.Fatalf("processes matching %q in $WORK: %q (neg=%v)", args[0], found, neg)
+	}
 }
 
 // cmdDead asserts that the process whose pid is in each file is gone (a
