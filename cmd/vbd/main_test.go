@@ -232,9 +232,10 @@ func setupScriptEnv(env *testscript.Env, goenv [][2]string) error {
 	env.Setenv("GOTOOLCHAIN", "local")
 	// Every Go process a script starts (vbd, fakecheck, and go, compile,
 	// link and vet on Go fixtures) lives for a fraction of a second, while
-	// the suite keeps both cores busy: one P spares the idle spinning and
-	// parallel GC that cost about a tenth of their CPU. vbd's behaviour
-	// does not depend on it (its parallelism is processes, not threads).
+	// the suite keeps both cores busy: one P spares their idle spinning
+	// and parallel GC (5-13% less CPU for a vbd run over a changed Go
+	// fixture, measured back to back). vbd's behaviour does not depend on
+	// it: its parallelism is processes, not threads.
 	env.Setenv("GOMAXPROCS", "1")
 	env.Setenv("GOPROXY", "off")
 	env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
