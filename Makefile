@@ -31,7 +31,7 @@ GOLANGCI         := $(GOBIN)/golangci-lint
 DEADCODE_VERSION ?= v0.52.0
 DEADCODE         := $(GOBIN)/deadcode
 
-.PHONY: all build test test-unit test-e2e lint lint-tool bench install deps clean
+.PHONY: all build test test-unit test-e2e test-tools lint lint-tool bench install deps clean
 
 all: build
 
@@ -57,6 +57,14 @@ test-unit: build
 # The scripts find the tools deps installed on PATH: GOBIN, VBD_TOOLS.
 test-e2e: build
 	PATH="$(GOBIN):$(VBD_TOOLS)/node_modules/.bin:$$PATH" VBD_TEST_BINARY=$(abspath $(BIN)) $(GO) test $(E2EFLAGS) ./cmd/vbd
+
+# test-tools runs the end-to-end scripts that drive the other ecosystems'
+# real tools (cargo, golangci-lint, Task, just, lefthook, mypy, pyright,
+# tox, shellcheck, Nx, Turborepo, prek: testdata/realtools, build tag
+# realtools). They would more than double make test's CPU, so they run
+# here and in .ci/run; a script whose tool is missing skips and says why.
+test-tools: deps build
+	PATH="$(GOBIN):$(VBD_TOOLS)/node_modules/.bin:$$PATH" VBD_TEST_BINARY=$(abspath $(BIN)) $(GO) test -tags realtools $(TESTFLAGS) -parallel 2 -v -run '^TestRealTools$$' ./cmd/vbd
 
 lint: lint-tool
 	$(GOLANGCI) run $(PKGS)
