@@ -47,7 +47,7 @@ deps:
 
 # --output-sync keeps each half's output together: the unit packages'
 # lines, then the scripts', in whichever order they finish.
-test: deps build
+test: deps
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-e2e
 
 # Both halves run $(BIN): the scripts, and receipt's test of real receipts.

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"sync"
 )
@@ -308,4 +309,31 @@ func (r *tailRing) lastLines(n int) [][]byte {
 		lines = lines[len(lines)-n:]
 	}
 	return lines
+}
+
+// readChunk is how much of a check's output capture reads at once.
+const readChunk = 256 << 10
+
+// ReadFrom makes exec's copy from the check's pipe read in large chunks
+// (io.Copy prefers a ReaderFrom to its own 32 KB buffer), and first widens
+// the pipe where the system allows it (growPipe): a loud check then fills
+// far fewer, larger reads, and far fewer wake-ups pass between it and vbd,
+// which on a 1 GB check was a quarter of vbd's time.
+func (c *capture) ReadFrom(r io.Reader) (int64, error) {
+	growPipe(r)
+	buf := make([]byte, readChunk)
+	var n int64
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			n += int64(k)
+			_, _ = c.Write(buf[:k])
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }

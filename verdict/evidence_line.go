@@ -16,12 +16,26 @@ var ansiColor = regexp.MustCompile(`\x1b\[[0-9;]*m`)
 // \r (a progress bar), only what was drawn last. It allocates only when the
 // line holds an escape.
 func clean(line []byte) []byte {
-	if bytes.IndexByte(line, 0x1b) >= 0 {
+	// Most lines hold neither byte: one look decides, by hand for a short
+	// line, where three library calls would cost more than the line.
+	esc, cr := false, false
+	if len(line) <= 32 {
+		for _, b := range line {
+			esc = esc || b == 0x1b
+			cr = cr || b == '\r'
+		}
+	} else {
+		esc = bytes.IndexByte(line, 0x1b) >= 0
+		cr = bytes.IndexByte(line, '\r') >= 0
+	}
+	if esc {
 		line = ansiColor.ReplaceAll(line, nil)
 	}
-	line = bytes.TrimRight(line, "\r")
-	if i := bytes.LastIndexByte(line, '\r'); i >= 0 {
-		line = line[i+1:]
+	if cr {
+		line = bytes.TrimRight(line, "\r")
+		if i := bytes.LastIndexByte(line, '\r'); i >= 0 {
+			line = line[i+1:]
+		}
 	}
 	return line
 }
