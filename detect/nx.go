@@ -3,7 +3,6 @@ package detect
 import (
 	"fmt"
 	"path"
-	"slices"
 )
 
 // RunnerNx is `nx run-many -t <targets>`: the projects' own runners print
@@ -19,18 +18,8 @@ var nxEnv = []string{"NX_DAEMON=false", "NX_TUI=false"}
 // project.json's targets or a package's scripts. The packages' npm
 // scripts of those targets are then covered by it (coverWorkspaces).
 func (d *detector) detectNx() {
-	var roots []string
-	for _, dir := range d.tree.dirsWith("nx.json") {
-		if slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
-			continue
-		}
-		roots = append(roots, dir)
-		src := path.Join(dir, "nx.json")
-		data, ok := d.readMarker(ecoNx, dir, src)
-		if !ok {
-			continue
-		}
-		d.project()
+	for _, m := range d.outermostMarkers("nx.json", ecoNx) {
+		dir, src, data := m.dir, m.src, m.data
 		defaults, err := jsonKeys(data, "targetDefaults")
 		if err != nil {
 			d.unreadable(ecoNx, dir, src, fmt.Errorf("it is not valid JSON (%w); fix it so nx and vbd can read it", err))

@@ -18,18 +18,8 @@ const RunnerTurbo Runner = "turbo"
 // tasks are then covered by it (coverWorkspaces). A turbo.json inside a
 // Turborepo is a package's configuration ("extends": ["//"]), not a root.
 func (d *detector) detectTurbo() {
-	var roots []string
-	for _, dir := range d.tree.dirsWith("turbo.json") {
-		if slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
-			continue
-		}
-		roots = append(roots, dir)
-		src := path.Join(dir, "turbo.json")
-		data, ok := d.readMarker(ecoTurbo, dir, src)
-		if !ok {
-			continue
-		}
-		d.project()
+	for _, m := range d.outermostMarkers("turbo.json", ecoTurbo) {
+		dir, src, data := m.dir, m.src, m.data
 		tasks, err := jsonKeys(data, "tasks")
 		if err == nil && tasks == nil {
 			tasks, err = jsonKeys(data, "pipeline")
@@ -89,4 +79,33 @@ func (d *detector) addDelegate(dir, src, tool string, runner Runner, eco int, de
 	}
 	d.add(eco, c)
 	d.js.delegates = append(d.js.delegates, jsDelegate{e: d.entries[len(d.entries)-1], dir: dir, tasks: tasks})
+}
+
+// markerRoot is one build root's marker file, read.
+type markerRoot struct {
+	dir, src string
+	data     []byte
+}
+
+// outermostMarkers reads each marker file named name that no other one
+// encloses: the roots of a build system whose nested configuration files
+// belong to the root above them (a package's turbo.json, a nested
+// nx.json). An unreadable marker is an error row by itself (readMarker).
+func (d *detector) outermostMarkers(name string, eco int) []markerRoot {
+	var roots []string
+	var out []markerRoot
+	for _, dir := range d.tree.dirsWith(name) {
+		if slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
+			continue
+		}
+		roots = append(roots, dir)
+		src := path.Join(dir, name)
+		data, ok := d.readMarker(eco, dir, src)
+		if !ok {
+			continue
+		}
+		d.project()
+		out = append(out, markerRoot{dir: dir, src: src, data: data})
+	}
+	return out
 }

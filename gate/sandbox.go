@@ -119,26 +119,16 @@ func (s *Sandbox) Remove() error {
 	if s == nil || s.base == "" {
 		return nil
 	}
-	err := removeTree(s.base)
+	err := state.RemoveTree(s.base)
 	if err == nil && s.release != nil {
 		s.release()
 	}
 	return err
 }
 
-// sandboxParent is the system temp dir, unless it lies inside the work
-// tree (TMPDIR=./tmp), where the copy would show up in git status: then
-// the state dir.
+// sandboxParent is where a sandbox is made (state.ScratchParent).
 func sandboxParent(root, stateDir string) (string, error) {
-	tmp := os.TempDir()
-	if !inside(realPath(tmp), realPath(root)) {
-		return tmp, nil
-	}
-	p := filepath.Join(stateDir, "snapshots")
-	if err := os.MkdirAll(p, 0o755); err != nil {
-		return "", fmt.Errorf("find a place for a throwaway copy of the tree: %w", err)
-	}
-	return p, nil
+	return state.ScratchParent(root, func() (string, error) { return filepath.Join(stateDir, "snapshots"), nil })
 }
 
 // copyWorkers is how many files are copied at once: creating files is
@@ -249,7 +239,7 @@ func copyLink(root, dir, src, dst string) error {
 	if err != nil {
 		return err
 	}
-	if filepath.IsAbs(target) && inside(filepath.Clean(target), root) {
+	if filepath.IsAbs(target) && state.Within(filepath.Clean(target), root) {
 		rel, err := filepath.Rel(root, target)
 		if err == nil {
 			target = filepath.Join(dir, rel)
@@ -352,24 +342,6 @@ func (s *Sandbox) linkDependencies(ctx context.Context, real state.GitCmd, root 
 	return nil
 }
 
-// removeTree removes dir even when a hook left read-only directories in
-// it. It never follows symlinks.
-func removeTree(dir string) error {
-	if err := os.RemoveAll(dir); err == nil {
-		return nil
-	}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(p, 0o755)
-		}
-		return nil
-	})
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("remove the throwaway copy of the tree %s: %w", dir, err)
-	}
-	return nil
-}
-
 // sandboxTasks makes every task whose check asks for it (detect's
 // Check.Sandbox) run in a fresh sandbox of the tree, made just before it
 // starts and removed after it ends. staged says the tree is already a
@@ -409,20 +381,6 @@ func splitNUL(b []byte) []string {
 		}
 	}
 	return out
-}
-
-// realPath resolves symlinks where it can (macOS's /var is /private/var).
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return filepath.Clean(p)
-}
-
-// inside reports whether p is dir or inside it.
-func inside(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 func errOr(err error, msg string) error {

@@ -196,7 +196,7 @@ func resolvedLines(dir string, out []byte) []string {
 		if !filepath.IsAbs(line) {
 			line = filepath.Join(dir, line)
 		}
-		paths = append(paths, realPath(line))
+		paths = append(paths, state.RealPath(line))
 	}
 	return paths
 }

@@ -417,7 +417,7 @@ func (loc location) notes(ctx context.Context, g Git, res Installed) []string {
 	var tracked []string
 	for _, h := range res.Hooks {
 		rel, err := filepath.Rel(loc.top, h.Path)
-		if err != nil || !within(h.Path, loc.top) || within(h.Path, loc.gitDirs[0]) || within(h.Path, loc.gitDirs[1]) {
+		if err != nil || !state.Within(h.Path, loc.top) || state.Within(h.Path, loc.gitDirs[0]) || state.Within(h.Path, loc.gitDirs[1]) {
 			continue
 		}
 		g.Dir = loc.top

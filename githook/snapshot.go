@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,29 +147,17 @@ func (s *Snapshot) Remove() error {
 	if s == nil || s.base == "" {
 		return nil
 	}
-	err := removeAll(s.base)
+	err := state.RemoveTree(s.base)
 	if err == nil && s.release != nil {
 		s.release()
 	}
 	return err
 }
 
-// snapshotParent is the system temp dir, unless that lies inside the work
-// tree (TMPDIR=./tmp), where a snapshot would show up in git status; then
-// it is vbd's directory in the git dir.
+// snapshotParent is where a snapshot is made (state.ScratchParent), with
+// vbd's directory in the git dir as the fallback.
 func snapshotParent(ctx context.Context, g Git) (string, error) {
-	tmp := os.TempDir()
-	if !within(realPath(tmp), realPath(g.Dir)) {
-		return tmp, nil
-	}
-	p, err := g.gitPath(ctx, "vbd/snapshots")
-	if err != nil {
-		return "", fmt.Errorf("find a place for the snapshot: %w", err)
-	}
-	if err := os.MkdirAll(p, 0o755); err != nil {
-		return "", fmt.Errorf("find a place for the snapshot: %w", err)
-	}
-	return p, nil
+	return state.ScratchParent(g.Dir, func() (string, error) { return g.gitPath(ctx, "vbd/snapshots") })
 }
 
 // makeBase creates the snapshot's directory. The name is stable per work
@@ -212,7 +199,7 @@ func CleanStale(parent string, age time.Duration, now time.Time) error {
 		if pid, err := os.ReadFile(filepath.Join(dir, ownerFile)); err == nil && running(strings.TrimSpace(string(pid))) {
 			continue
 		}
-		errs = append(errs, removeAll(dir))
+		errs = append(errs, state.RemoveTree(dir))
 	}
 	return errors.Join(errs...)
 }
@@ -229,39 +216,6 @@ func running(pid string) bool {
 	}
 	err = p.Signal(syscall.Signal(0))
 	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
-// removeAll removes dir even when a check left read-only directories in
-// it (Go's module cache does). It never follows symlinks.
-func removeAll(dir string) error {
-	if err := os.RemoveAll(dir); err == nil {
-		return nil
-	}
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() {
-			_ = os.Chmod(p, 0o755)
-		}
-		return nil
-	})
-	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("remove the snapshot %s: %w", dir, err)
-	}
-	return nil
-}
-
-// realPath resolves symlinks where it can (macOS's /var is /private/var),
-// so that two names of one directory compare equal.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return filepath.Clean(p)
-}
-
-// within reports whether p is dir or inside it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // listPaths names up to three paths and counts the rest.

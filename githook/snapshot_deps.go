@@ -7,6 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // dependencyDir names the directories that hold installed dependencies
@@ -42,7 +44,7 @@ func linkDependencies(ctx context.Context, g Git, dir string) ([]string, error) 
 		if fi, err := os.Lstat(filepath.Dir(dst)); err != nil || !fi.IsDir() {
 			continue // no committed file lives next to it
 		}
-		if !within(realPath(filepath.Dir(dst)), realPath(dir)) {
+		if !state.Within(state.RealPath(filepath.Dir(dst)), state.RealPath(dir)) {
 			// A committed symlink leads out of the snapshot (perhaps into
 			// the work tree): the link would be written there.
 			continue

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // initRepo makes the snapshot a git repository that mirrors the real one:
@@ -116,7 +118,7 @@ func fillSubmodule(ctx context.Context, env []string, base, src, sha, dst, name 
 	sub := Git{Dir: src, Env: StripRepoEnv(envOrProcess(env))}
 	out, err := sub.output(ctx, "rev-parse", "--show-toplevel", "--absolute-git-dir")
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if err != nil || len(lines) != 2 || realPath(lines[0]) != realPath(src) {
+	if err != nil || len(lines) != 2 || state.RealPath(lines[0]) != state.RealPath(src) {
 		return fmt.Sprintf("submodule %s is not checked out, so the snapshot holds it empty (as a clone without --recurse-submodules would)", name), nil //nolint:nilerr // an absent submodule is a note, not a failure
 	}
 	if _, err := sub.output(ctx, "cat-file", "-e", sha+"^{commit}"); err != nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // TestMaterialise builds an index that differs from the work tree in every
@@ -66,7 +68,7 @@ func TestMaterialise(t *testing.T) {
 	if !strings.HasPrefix(filepath.Base(filepath.Dir(s.Dir)), SnapshotPrefix) || filepath.Base(s.Dir) != filepath.Base(r.dir) {
 		t.Errorf("snapshot at %s: want <tmp>/%s*/<repo name>", s.Dir, SnapshotPrefix)
 	}
-	if within(s.Dir, r.dir) {
+	if state.Within(s.Dir, r.dir) {
 		t.Fatalf("snapshot %s is inside the work tree", s.Dir)
 	}
 	file := func(name string) (string, bool) {
@@ -193,7 +195,7 @@ func TestMaterialiseAvoidsATempDirInsideTheWorkTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	removeAtCleanup(t, s)
-	if !within(s.Dir, filepath.Join(r.dir, ".git")) {
+	if !state.Within(s.Dir, filepath.Join(r.dir, ".git")) {
 		t.Errorf("snapshot at %s, want inside the git dir when TMPDIR is in the work tree", s.Dir)
 	}
 }
@@ -252,7 +254,7 @@ func TestCleanStale(t *testing.T) {
 			t.Errorf("%s kept = %v, want %v", filepath.Base(dir), got, want)
 		}
 	}
-	t.Cleanup(func() { _ = removeAll(parent) })
+	t.Cleanup(func() { _ = state.RemoveTree(parent) })
 }
 
 // deadPid returns the pid of a process that has exited.
