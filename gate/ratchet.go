@@ -182,6 +182,12 @@ func CompareRatchet(base *receipt.Receipt, now []verdict.Outcome) *Ratchet {
 			if o.Status != verdict.Pass && o.Status != verdict.Vacuous {
 				continue
 			}
+			// Another command line runs other tests: `nx affected` or
+			// `turbo run --affected` under --changed runs a part of what
+			// the baseline's full run did, and fewer passes prove no loss.
+			if bc.Command != "" && o.Check.Command() != bc.Command {
+				continue
+			}
 			ev, logPath = o.Evidence, o.LogPath
 		}
 		var nowNames []string

@@ -88,6 +88,32 @@ func TestCompareRatchet(t *testing.T) {
 			base: []receipt.Check{gotest},
 			now:  []verdict.Outcome{{Check: detect.Check{Name: "go test"}, Status: verdict.Skipped, Detail: "quick"}},
 		},
+		"another command line is not compared (an affected-only run under --changed)": {
+			base: []receipt.Check{func() receipt.Check {
+				c := baseCheck("turbo", 12)
+				c.Command = "turbo run test --log-prefix=none"
+				return c
+			}()},
+			now: []verdict.Outcome{func() verdict.Outcome {
+				o := nowOutcome("turbo", verdict.Pass, 3)
+				o.Check.Argv = []string{"turbo", "run", "test", "--log-prefix=none", "--affected"}
+				return o
+			}()},
+		},
+		"the same command line is compared": {
+			base: []receipt.Check{func() receipt.Check {
+				c := baseCheck("turbo", 12)
+				c.Command = "turbo run test --log-prefix=none"
+				return c
+			}()},
+			now: []verdict.Outcome{func() verdict.Outcome {
+				o := nowOutcome("turbo", verdict.Pass, 3)
+				o.Check.Argv = []string{"turbo", "run", "test", "--log-prefix=none"}
+				return o
+			}()},
+			fewer: []CountDrop{{"turbo", 12, 3}},
+			list:  "turbo: 9 fewer pass (12, now 3)",
+		},
 		"baseline failure is no baseline": {
 			base: []receipt.Check{{Name: "go test", Status: string(verdict.Fail), Evidence: &receipt.Evidence{Passed: 2, PassedNames: []string{m + "TestA", m + "TestB"}}}},
 			now:  []verdict.Outcome{nowOutcome("go test", verdict.Pass, 0)},
