@@ -10,7 +10,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -24,10 +23,6 @@ import (
 // (githook.CleanStale) and crash recovery (runner.RecoverOrphans, which
 // removes only "vbd-…" directories) both know it.
 const SandboxPrefix = "vbd-snapshot-tree-"
-
-// sandboxOwnerFile holds the pid of the vbd that made a sandbox, as in
-// githook's snapshots, for githook.CleanStale.
-const sandboxOwnerFile = "vbd.pid"
 
 // Sandbox is a throwaway copy of a work tree, for a check that rewrites
 // the files it checks (pre-commit's fixers: trailing-whitespace,
@@ -49,8 +44,7 @@ type Sandbox struct {
 	// Dir is the copy's root. Its base name is the work tree's, since
 	// some tools name things after their directory.
 	Dir     string
-	base    string
-	release func()
+	scratch *state.Scratch
 }
 
 // sandboxEnv is the environment of git commands in a sandbox or the
@@ -82,16 +76,16 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if err != nil {
 		return nil, fmt.Errorf("create a throwaway copy of the tree: %w", err)
 	}
-	s := &Sandbox{Dir: filepath.Join(base, filepath.Base(root)), base: base}
-	s.release, _ = state.Own(stateDir, state.KindDir, base)
+	scratch, err := state.OwnScratch(stateDir, base)
+	if err != nil {
+		return nil, err
+	}
+	s := &Sandbox{Dir: filepath.Join(base, filepath.Base(root)), scratch: scratch}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, s.Remove())
 		}
 	}()
-	if err := os.WriteFile(filepath.Join(base, sandboxOwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		return nil, fmt.Errorf("create a throwaway copy of the tree: %w", err)
-	}
 	if err := os.Mkdir(s.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create a throwaway copy of the tree: %w", err)
 	}
@@ -113,17 +107,12 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	return s, nil
 }
 
-// Remove deletes the sandbox. Symlinks are removed, never followed, so
-// the linked dependency directories are untouched.
+// Remove deletes the sandbox (state.Scratch.Remove).
 func (s *Sandbox) Remove() error {
-	if s == nil || s.base == "" {
+	if s == nil {
 		return nil
 	}
-	err := state.RemoveTree(s.base)
-	if err == nil && s.release != nil {
-		s.release()
-	}
-	return err
+	return s.scratch.Remove()
 }
 
 // sandboxParent is where a sandbox is made (state.ScratchParent).

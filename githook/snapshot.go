@@ -22,8 +22,6 @@ import (
 const (
 	SnapshotPrefix = "vbd-snapshot-"
 	StaleAfter     = time.Hour
-	// ownerFile holds the pid of the vbd that made a snapshot.
-	ownerFile = "vbd.pid"
 	// maxSubmoduleDepth bounds submodules nested in submodules.
 	maxSubmoduleDepth = 8
 )
@@ -46,11 +44,8 @@ type Snapshot struct {
 	Linked []string
 	// Notes say where the snapshot differs from a plain checkout of the
 	// commit (a submodule that is not checked out, no git repository).
-	Notes []string
-	// base is the directory Remove deletes.
-	base string
-	// release drops the crash-recovery record of base (state.Own).
-	release func()
+	Notes   []string
+	scratch *state.Scratch
 }
 
 // Materialise writes the index that g's environment names into a new
@@ -78,20 +73,19 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Snapshot{Dir: filepath.Join(base, filepath.Base(root)), base: base}
 	// Recorded for crash recovery: if this vbd is SIGKILLed, the next one
 	// removes base (runner.RecoverOrphans).
-	if stateDir, err := g.gitPath(ctx, "vbd"); err == nil {
-		s.release, _ = state.Own(stateDir, state.KindDir, base)
+	stateDir, _ := g.gitPath(ctx, "vbd")
+	scratch, err := state.OwnScratch(stateDir, base)
+	if err != nil {
+		return nil, err
 	}
+	s := &Snapshot{Dir: filepath.Join(base, filepath.Base(root)), scratch: scratch}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, s.Remove())
 		}
 	}()
-	if err := os.WriteFile(filepath.Join(base, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		return nil, fmt.Errorf("create the snapshot: %w", err)
-	}
 	if err := os.Mkdir(s.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create the snapshot: %w", err)
 	}
@@ -141,17 +135,12 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 	return s, nil
 }
 
-// Remove deletes the snapshot. Symlinks are removed, never followed, so
-// the linked dependency directories are untouched.
+// Remove deletes the snapshot (state.Scratch.Remove).
 func (s *Snapshot) Remove() error {
-	if s == nil || s.base == "" {
+	if s == nil {
 		return nil
 	}
-	err := state.RemoveTree(s.base)
-	if err == nil && s.release != nil {
-		s.release()
-	}
-	return err
+	return s.scratch.Remove()
 }
 
 // snapshotParent is where a snapshot is made (state.ScratchParent), with
@@ -196,7 +185,7 @@ func CleanStale(parent string, age time.Duration, now time.Time) error {
 			continue
 		}
 		dir := filepath.Join(parent, e.Name())
-		if pid, err := os.ReadFile(filepath.Join(dir, ownerFile)); err == nil && running(strings.TrimSpace(string(pid))) {
+		if pid, err := os.ReadFile(filepath.Join(dir, state.ScratchOwnerFile)); err == nil && running(strings.TrimSpace(string(pid))) {
 			continue
 		}
 		errs = append(errs, state.RemoveTree(dir))

@@ -229,7 +229,7 @@ func TestCleanStale(t *testing.T) {
 			t.Fatal(err)
 		}
 		if pid != "" {
-			if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(pid), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, state.ScratchOwnerFile), []byte(pid), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -121,7 +121,7 @@ func removeOwnedDir(dir string, owner int) (bool, error) {
 	// A snapshot's name is stable per repository, so the dead vbd's
 	// directory may be gone and the name taken again by a vbd now
 	// running: its pid file (githook's vbd.pid) then names another pid.
-	if b, err := os.ReadFile(filepath.Join(dir, snapshotOwnerFile)); err == nil {
+	if b, err := os.ReadFile(filepath.Join(dir, state.ScratchOwnerFile)); err == nil {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid != owner {
 			return false, nil
 		}
@@ -141,10 +141,6 @@ func removeOwnedDir(dir string, owner int) (bool, error) {
 	}
 	return true, nil
 }
-
-// snapshotOwnerFile is the file in which githook's snapshot directories
-// name the pid of the vbd that made them.
-const snapshotOwnerFile = "vbd.pid"
 
 // withMarker returns env with the check's marker set.
 func withMarker(env []string, marker string) []string {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // A snapshot directory whose name a running vbd took again (its pid file
@@ -25,7 +27,7 @@ func TestRemoveOwnedDirSparesAReusedName(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c.pidFile != "" {
-				if err := os.WriteFile(filepath.Join(dir, snapshotOwnerFile), []byte(c.pidFile), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(dir, state.ScratchOwnerFile), []byte(c.pidFile), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -1,10 +1,12 @@
 package state
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -64,4 +66,45 @@ func RealPath(p string) string {
 func Within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// ScratchOwnerFile, in a throwaway tree's directory, holds the pid of the
+// vbd that made it: a stale-directory sweep spares a tree whose vbd runs.
+const ScratchOwnerFile = "vbd.pid"
+
+// Scratch is a throwaway tree's directory, owned by this vbd until Remove:
+// recorded for crash recovery (Own, when stateDir is known), so that the
+// next vbd removes it if this one is killed, and marked with this vbd's pid
+// (ScratchOwnerFile).
+type Scratch struct {
+	// Base is the directory Remove deletes.
+	Base    string
+	release func()
+}
+
+// OwnScratch takes ownership of base, a directory just made. On error
+// base is removed.
+func OwnScratch(stateDir, base string) (*Scratch, error) {
+	s := &Scratch{Base: base}
+	if stateDir != "" {
+		s.release, _ = Own(stateDir, KindDir, base)
+	}
+	if err := os.WriteFile(filepath.Join(base, ScratchOwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		return nil, errors.Join(fmt.Errorf("mark a throwaway copy of the tree as this vbd's: %w", err), s.Remove())
+	}
+	return s, nil
+}
+
+// Remove deletes the directory (RemoveTree: symlinks are removed, never
+// followed, so linked dependency directories are untouched) and drops its
+// crash-recovery record.
+func (s *Scratch) Remove() error {
+	if s == nil || s.Base == "" {
+		return nil
+	}
+	err := RemoveTree(s.Base)
+	if err == nil && s.release != nil {
+		s.release()
+	}
+	return err
 }
