@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/vbd-dev/vbd/internal/testbin"
 )
 
 // TestRealReceiptsMatchSchema builds vbd, runs it the ways users and
@@ -21,7 +23,7 @@ func TestRealReceiptsMatchSchema(t *testing.T) {
 		t.Skip("builds vbd and runs it")
 	}
 	sch := compileSchema(t)
-	bin := vbdBinary(t)
+	bin := testbin.VBD(t)
 	home := t.TempDir()
 	env := append(gitEnv(home), "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "NO_COLOR=1",
 		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -128,29 +130,4 @@ quick = true
 	if !strings.Contains(out, `"fingerprint": "",`) || !strings.Contains(out, ErrNotGit.Error()) {
 		t.Errorf("receipt outside git does not say why it has no fingerprint:\n%s", out)
 	}
-}
-
-// vbdBinary is the vbd these receipts come from: $VBD_TEST_BINARY when set
-// (make test builds bin/vbd once for this test and the end-to-end scripts;
-// linking vbd again here cost seconds of CPU), else a fresh go build.
-func vbdBinary(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("VBD_TEST_BINARY"); p != "" {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatalf("VBD_TEST_BINARY=%s: %v", p, err)
-		}
-		if _, err := os.Stat(abs); err != nil {
-			t.Fatalf("VBD_TEST_BINARY: %v (run `make build`, or unset it to build one)", err)
-		}
-		return abs
-	}
-	bin := filepath.Join(t.TempDir(), "vbd")
-	build := exec.Command("go", "build", "-o", bin, "github.com/vbd-dev/vbd/cmd/vbd")
-	// A developer's GOFLAGS (say -race) are not the ones vbd ships with.
-	build.Env = append(os.Environ(), "GOFLAGS=")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }

@@ -18,12 +18,13 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/vbd-dev/vbd/internal/testbin"
 )
 
 var update = flag.Bool("u", false, "update testscript output files")
 
 // TestMain installs fakecheck, a copy of this test binary, on the scripts'
-// PATH. vbd itself is not run that way: see vbdBinary.
+// PATH. vbd itself is not run that way: see testbin.VBD.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"fakecheck": fakecheckMain,
@@ -36,9 +37,9 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, scriptParams(t, "testdata/script"))
 }
 
-// scriptParams runs the scripts in dir against the vbd from vbdBinary.
+// scriptParams runs the scripts in dir against the vbd from testbin.VBD.
 func scriptParams(t *testing.T, dir string) testscript.Params {
-	vbd := vbdBinary(t)
+	vbd := testbin.VBD(t)
 	raced := builtWithRace(vbd)
 	// Once for all scripts: `go env` costs a process per script otherwise.
 	goenv := goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT")
@@ -68,38 +69,6 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"procs":     cmdProcs,
 		},
 	}
-}
-
-// vbdBinary is the vbd the scripts run: $VBD_TEST_BINARY when set (make
-// test builds bin/vbd once and passes it), else a fresh `go build` of this
-// package into a temp dir. Either way it is an ordinary build, not this
-// test binary: under `go test -race` every vbd a script started was
-// race-instrumented, which made the scripts several times slower while
-// the race detector belongs to the unit tests.
-func vbdBinary(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("VBD_TEST_BINARY"); p != "" {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatalf("VBD_TEST_BINARY=%s: %v", p, err)
-		}
-		if filepath.Base(abs) != "vbd" {
-			t.Fatalf("VBD_TEST_BINARY=%s: the scripts run it as `vbd`, so it must be named vbd", p)
-		}
-		if _, err := os.Stat(abs); err != nil {
-			t.Fatalf("VBD_TEST_BINARY: %v (run `make build`, or unset it to build one)", err)
-		}
-		return abs
-	}
-	out := filepath.Join(t.TempDir(), "vbd")
-	build := exec.Command("go", "build", "-o", out, ".")
-	// The test's own GOFLAGS (say -race from a developer's environment)
-	// are not the ones vbd ships with.
-	build.Env = append(os.Environ(), "GOFLAGS=")
-	if msg, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build vbd for the scripts: %v\n%s", err, msg)
-	}
-	return out
 }
 
 // builtWithRace reports whether the binary at path was built with the
