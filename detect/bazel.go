@@ -23,7 +23,7 @@ var bazelMarkers = []string{"MODULE.bazel", "WORKSPACE.bazel", "WORKSPACE"}
 // repositories usually say so again in .bazelignore.
 func (d *detector) detectBazel() {
 	var roots []string
-	for _, dir := range d.bazelDirs() {
+	for _, dir := range d.dirsWithAny(bazelMarkers) {
 		outer := ""
 		for _, r := range roots {
 			if within(dir, r) {
@@ -34,22 +34,6 @@ func (d *detector) detectBazel() {
 		d.project()
 		d.addBazel(dir, outer)
 	}
-}
-
-// bazelDirs are the directories holding a Bazel workspace marker, sorted.
-func (d *detector) bazelDirs() []string {
-	seen := map[string]bool{}
-	var dirs []string
-	for _, m := range bazelMarkers {
-		for _, dir := range d.tree.dirsWith(m) {
-			if !seen[dir] {
-				seen[dir] = true
-				dirs = append(dirs, dir)
-			}
-		}
-	}
-	sortDirs(dirs)
-	return dirs
 }
 
 // bazelIgnore reads a workspace's .bazelignore: one directory per line,
