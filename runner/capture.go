@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"sync"
+	"time"
 )
 
 // maxTailLineBytes bounds each line of the in-memory tail.
@@ -29,6 +30,8 @@ type capture struct {
 	lines   int64
 	bytes   int64
 	tailN   int
+	// last is when the check last printed, for Result.QuietFor.
+	last time.Time
 }
 
 func newCapture(s Scanner, tailLines int) *capture {
@@ -43,6 +46,7 @@ func (c *capture) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.bytes += int64(len(p))
+	c.last = time.Now()
 	rest := p
 	if len(c.partial) > 0 {
 		i := bytes.IndexByte(rest, '\n')

@@ -238,6 +238,13 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, marker str
 	defer func() {
 		out.close()
 		r.Tail, r.Lines, r.Bytes = out.tailLines(), out.lines, out.bytes
+		if !r.Started.IsZero() {
+			from := out.last
+			if from.Before(r.Started) {
+				from = r.Started
+			}
+			r.QuietFor = max(0, r.Started.Add(r.Duration).Sub(from))
+		}
 		if out.log != nil {
 			r.LogDropped, r.LogErr = out.log.dropped(), out.log.err
 		}

@@ -92,6 +92,10 @@ type Result struct {
 	Duration time.Duration
 	// Limit is the task's own timeout, zero when only the budget capped it.
 	Limit time.Duration
+	// QuietFor is how long the check printed nothing before it ended
+	// (since its start when it printed nothing at all): a check killed by
+	// a timeout after a long silence may be waiting in a watch mode.
+	QuietFor time.Duration
 	// Tail holds the last lines of output, bounded in count and width.
 	Tail []string
 	// LogPath is the file holding the output, empty if none. It keeps the

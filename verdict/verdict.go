@@ -253,6 +253,9 @@ func judge(c detect.Check, r runner.Result) Outcome {
 			}
 			o.Detail = "check limit " + Round(limit)
 		}
+		if hint := quietHint(r); hint != "" {
+			o.Detail += "; " + hint
+		}
 		return o
 	case runner.Interrupted:
 		o.Status, o.Detail, o.Reason = Interrupted, "vbd was interrupted", ReasonInterrupted
@@ -373,4 +376,21 @@ func Round(d time.Duration) string {
 		d = d.Round(time.Second)
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
+}
+
+// quietHint is the last line of defence against a watch mode detect did
+// not recognise: a check killed by a timeout after printing nothing for at
+// least half its run (and a second) was likely waiting for files to
+// change, not working: "no output for 40s (watch mode?)".
+func quietHint(r runner.Result) string {
+	// Up to the moment the limit struck, not through the grace period a
+	// check that ignores SIGTERM is given before SIGKILL.
+	quiet, ran := r.QuietFor, r.Duration
+	if r.Limit > 0 && ran > r.Limit {
+		quiet, ran = quiet-(ran-r.Limit), r.Limit
+	}
+	if quiet < time.Second || quiet*2 < ran {
+		return ""
+	}
+	return "no output for " + Round(quiet) + " (watch mode?)"
 }
