@@ -40,23 +40,6 @@ func lefthookPreCommit(data []byte) (has bool, runs []string) {
 // replacing vbd's own git hooks: --no-auto-install leaves them alone.
 const lefthookCommand = "lefthook run pre-commit --all-files --no-auto-install"
 
-// lefthookScript runs lefthookCommand against a private copy of the index
-// holding the whole work tree. lefthook's pre-commit hides the unstaged
-// part of every partially staged file by rewriting it in the work tree
-// (git stash create, then checkout) and restores it afterwards: with the
-// real index that would rewrite the user's files under them, and a run
-// stopped half-way would leave them rewritten. Against an index that
-// matches the tree nothing is partially staged, and --all-files then
-// means every tracked and untracked file that is not ignored, as for
-// pre-commit. The copy sits beside the index in the git dir, never in
-// the tree (TMPDIR may be inside it), and is removed on exit.
-const lefthookScript = `idx=$(git rev-parse --git-path index) || exit 1
-tmp=$(mktemp "$idx.vbd.XXXXXX") || exit 1
-trap 'rm -f "$tmp"' EXIT
-if [ -f "$idx" ]; then cp "$idx" "$tmp" || exit 1; else rm -f "$tmp"; fi
-GIT_INDEX_FILE=$tmp git add -A . || exit 1
-GIT_INDEX_FILE=$tmp ` + lefthookCommand
-
 // detectLefthook adds `lefthook run pre-commit --all-files` for a
 // lefthook configuration at the repository root. A hook that rewrites
 // files or runs vbd itself (which would run lefthook again) is skipped.
@@ -71,16 +54,29 @@ func (d *detector) detectLefthook() {
 		}
 		d.project()
 		c := Check{
-			Name:   "lefthook",
-			Kind:   KindLint,
-			Argv:   []string{"sh", "-c", lefthookScript},
-			Shell:  lefthookCommand,
-			Dir:    ".",
-			Root:   ".",
-			Quick:  true,
-			Source: name,
-			Reason: name + " at the repository root; runs its pre-commit hook on every file",
-			Runner: RunnerOpaque,
+			Name:  "lefthook",
+			Kind:  KindLint,
+			Argv:  strings.Fields(lefthookCommand),
+			Shell: lefthookCommand,
+			// lefthook's pre-commit hides the unstaged part of every
+			// partially staged file by rewriting it in the work tree (git
+			// stash create, then checkout) and restores it afterwards. In
+			// a throwaway copy whose index holds the whole tree nothing is
+			// partially staged, --all-files means every tracked and
+			// untracked file that is not ignored (as for pre-commit), and
+			// a file another check creates or deletes meanwhile cannot
+			// make one so. A private index in the real tree was not
+			// enough: a temporary file that go vet, running beside it,
+			// made and removed in the tree showed as added-then-deleted,
+			// and lefthook tried to stash it ("Failed to save unstaged
+			// changes"; with a commit it would have rewritten the file).
+			Sandbox: true,
+			Dir:     ".",
+			Root:    ".",
+			Quick:   true,
+			Source:  name,
+			Reason:  name + " at the repository root; runs its pre-commit hook on every file",
+			Runner:  RunnerOpaque,
 		}
 		has, runs := lefthookPreCommit(data)
 		var t scriptTraits

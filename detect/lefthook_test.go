@@ -9,7 +9,7 @@ func TestDetectLefthook(t *testing.T) {
 			fs:    fsOf("lefthook.yml", lint),
 			git:   true,
 			names: []string{"lefthook"},
-			checks: []want{{name: "lefthook", argv: []string{"sh", "-c", lefthookScript}, kind: KindLint,
+			checks: []want{{name: "lefthook", argv: []string{"lefthook", "run", "pre-commit", "--all-files", "--no-auto-install"}, kind: KindLint,
 				source: "lefthook.yml", reason: "runs its pre-commit hook on every file"}},
 		},
 		"a fixer is never run on the work tree": {
@@ -38,4 +38,18 @@ func TestDetectLefthook(t *testing.T) {
 			checks: []want{{name: "lefthook", skipped: "not a git repository"}},
 		},
 	})
+}
+
+// TestLefthookRunsInASandbox: lefthook's pre-commit stashes and checks out
+// the unstaged part of partially staged files, so vbd must never run it in
+// the work tree.
+func TestLefthookRunsInASandbox(t *testing.T) {
+	plan, err := Detect(fsOf("lefthook.yml", "pre-commit:\n  commands:\n    t:\n      run: go vet ./...\n"),
+		Options{Files: []string{"lefthook.yml"}, LookPath: func(string) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Checks) != 1 || !plan.Checks[0].Sandbox {
+		t.Fatalf("want one lefthook check run in a throwaway copy, got %+v", plan.Checks)
+	}
 }

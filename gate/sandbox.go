@@ -169,6 +169,9 @@ func copyTree(ctx context.Context, root, dir string, paths []string) ([]string, 
 		copied = append(copied, p)
 	}
 	errs := make([]error, copyWorkers)
+	// Other checks run beside the copy: a file one of them removes after
+	// it was listed is left out, as if it had never been there.
+	vanished := make([]bool, len(jobs))
 	var wg sync.WaitGroup
 	for w := range copyWorkers {
 		wg.Add(1)
@@ -186,6 +189,10 @@ func copyTree(ctx context.Context, root, dir string, paths []string) ([]string, 
 				} else {
 					err = copyFile(j.src, j.dst, j.mode.Perm())
 				}
+				if errors.Is(err, fs.ErrNotExist) && !j.exists() {
+					vanished[i] = true
+					continue
+				}
 				if err != nil {
 					errs[w] = fmt.Errorf("copy %s into the throwaway copy of the tree: %w", copied[i], err)
 					return
@@ -197,7 +204,21 @@ func copyTree(ctx context.Context, root, dir string, paths []string) ([]string, 
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return copied, nil
+	kept := copied[:0]
+	for i, p := range copied {
+		if !vanished[i] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, nil
+}
+
+// exists says whether the job's source is still there: a copy that failed
+// with "no such file" because the source went is not an error, one that
+// failed because the copy's directory is missing is.
+func (j copyJob) exists() bool {
+	_, err := os.Lstat(j.src)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // copyFile copies one regular file with its permission bits. ReadFrom
