@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"regexp"
+
 	"strings"
 	"time"
 
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/vbd-dev/vbd/internal/lazyre"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -257,7 +258,7 @@ func configCheck(fsys fs.FS, rc rawCheck, pos checkLines) (ConfigCheck, error) {
 }
 
 // windowsAbs matches drive-letter paths, which path.IsAbs does not see.
-var windowsAbs = regexp.MustCompile(`^[A-Za-z]:[\\/]|^\\`)
+var windowsAbs = lazyre.New(`^[A-Za-z]:[\\/]|^\\`)
 
 // checkDir cleans a [[check]] dir and refuses one outside the repository,
 // because vbd's guarantee is about this repository and a check elsewhere

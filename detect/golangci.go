@@ -3,7 +3,8 @@ package detect
 import (
 	"fmt"
 	"path"
-	"regexp"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // golangciConfigs are golangci-lint's configuration files, in the order
@@ -12,7 +13,7 @@ var golangciConfigs = []string{".golangci.yml", ".golangci.yaml", ".golangci.tom
 
 // golangciVersion finds a top-level `version: "2"` (YAML), `version = "2"`
 // (TOML) or `"version": "2"` (JSON).
-var golangciVersion = regexp.MustCompile(`(?m)^(?:"version"|version)\s*[:=]\s*["']?(\d+)`)
+var golangciVersion = lazyre.New(`(?m)^(?:"version"|version)\s*[:=]\s*["']?(\d+)`)
 
 // configVersion is the golangci-lint configuration format: "2" for a v2
 // file, "1" for one without a version (v1 files have none).

@@ -2,8 +2,10 @@ package detect
 
 import (
 	"path"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // justfileNames are the names just looks for, in its order.
@@ -11,11 +13,11 @@ var justfileNames = []string{"justfile", "Justfile", ".justfile"}
 
 // justHeader matches a recipe's first line: an optional @ (quiet), the
 // name, parameters, then a colon not followed by = (that is `:=`).
-var justHeader = regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[^:]*)?):(?:([^=].*))?$`)
+var justHeader = lazyre.New(`^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[^:]*)?):(?:([^=].*))?$`)
 
 // justInterp matches {{ … }} interpolations, set aside before the shell
 // parse like make's $(VAR).
-var justInterp = regexp.MustCompile(`\{\{.*?\}\}`)
+var justInterp = lazyre.New(`\{\{.*?\}\}`)
 
 // parseJustfile reads recipes: headers at column 0, their dependencies,
 // and their indented bodies (with just's @ and - prefixes stripped and

@@ -1,8 +1,9 @@
 package detect
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // lefthookConfigs are lefthook's configuration files at the repository root.
@@ -11,8 +12,8 @@ var lefthookConfigs = []string{"lefthook.yml", "lefthook.yaml", ".lefthook.yml",
 // lefthookRun matches a command's `run:` line; lefthookFiles its file
 // templates, set aside before the shell parse.
 var (
-	lefthookRun   = regexp.MustCompile(`^\s*run:\s*(.+)$`)
-	lefthookFiles = regexp.MustCompile(`\{[a-z_]+\}`)
+	lefthookRun   = lazyre.New(`^\s*run:\s*(.+)$`)
+	lefthookFiles = lazyre.New(`\{[a-z_]+\}`)
 )
 
 // lefthookPreCommit reads a lefthook configuration: whether it has a

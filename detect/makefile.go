@@ -3,8 +3,10 @@ package detect
 import (
 	"fmt"
 	"path"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // makefileNames is GNU make's lookup order: `make test` in a directory
@@ -100,7 +102,7 @@ func continued(s string) bool {
 }
 
 // targetVar matches the right-hand side of a target-specific variable line.
-var targetVar = regexp.MustCompile(`^\s*((export|override|private|unexport)\s+)*[^\s:#=]+\s*(\?|\+|!|:::|::|:)?=`)
+var targetVar = lazyre.New(`^\s*((export|override|private|unexport)\s+)*[^\s:#=]+\s*(\?|\+|!|:::|::|:)?=`)
 
 // parse reads one file's rules into mf. It follows GNU make's line rules:
 // a tab-indented line after a rule is its recipe, blank and comment lines
@@ -383,7 +385,7 @@ func (mf *makefile) vacuity(r *makeRule, exists func(string) bool) string {
 }
 
 // makeVarAssign is a plain variable assignment: NAME, its operator, value.
-var makeVarAssign = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)\s*(:::=|::=|:=|\?=|=)\s*(.*)$`)
+var makeVarAssign = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)\s*(:::=|::=|:=|\?=|=)\s*(.*)$`)
 
 // variable records NAME = value (and :=, ::=, ?=). `+=` and `!=` (a shell
 // command) are not followed; a ?= keeps an earlier value, as make does.
@@ -424,4 +426,4 @@ func (mf *makefile) expandVars(line string) string {
 }
 
 // makeVarRef is a reference to a variable by name: $(NAME) or ${NAME}.
-var makeVarRef = regexp.MustCompile(`\$[({][A-Za-z_][A-Za-z0-9_]*[)}]`)
+var makeVarRef = lazyre.New(`\$[({][A-Za-z_][A-Za-z0-9_]*[)}]`)

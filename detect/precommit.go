@@ -1,8 +1,9 @@
 package detect
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // The configs of the pre-commit framework. pre-commit reads only
@@ -23,8 +24,8 @@ var preCommitArgs = []string{"run", "--all-files", "--color=never", "--show-diff
 // Lines of a pre-commit config naming a hook and its entry. The YAML is
 // not parsed: only hooks whose entry runs vbd matter, to skip them.
 var (
-	preCommitHookID    = regexp.MustCompile(`^\s*-?\s*id:\s*["']?([^"'\s#]+)`)
-	preCommitHookEntry = regexp.MustCompile(`^\s*-?\s*entry:\s*(.+?)\s*$`)
+	preCommitHookID    = lazyre.New(`^\s*-?\s*id:\s*["']?([^"'\s#]+)`)
+	preCommitHookEntry = lazyre.New(`^\s*-?\s*entry:\s*(.+?)\s*$`)
 )
 
 // detectPreCommit adds the pre-commit framework's hooks at the repository

@@ -2,9 +2,11 @@ package detect
 
 import (
 	"path"
-	"regexp"
+
 	"strconv"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // printOnly reports whether every command of a recipe is a no-op or a print.
@@ -196,8 +198,8 @@ var shellPrefixes = map[string]bool{
 }
 
 var (
-	goTestRe = regexp.MustCompile(`(^|\s)(go|\$\(GO\)|\$\{GO\}|\$\(GOCMD\))\s+test(\s|$)|(^|\s|/)gotestsum(\s|$)`)
-	goVetRe  = regexp.MustCompile(`(^|\s)(go|\$\(GO\)|\$\{GO\}|\$\(GOCMD\))\s+vet(\s|$)|golangci-lint`)
+	goTestRe = lazyre.New(`(^|\s)(go|\$\(GO\)|\$\{GO\}|\$\(GOCMD\))\s+test(\s|$)|(^|\s|/)gotestsum(\s|$)`)
+	goVetRe  = lazyre.New(`(^|\s)(go|\$\(GO\)|\$\{GO\}|\$\(GOCMD\))\s+vet(\s|$)|golangci-lint`)
 )
 
 // scanRecipe reports what one recipe line runs, tracking `cd dir` within

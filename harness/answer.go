@@ -3,8 +3,10 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // Decision is what the gate decided, before it is put in a harness's terms.
@@ -150,7 +152,7 @@ func joinNotes(reason string, notes []string) string {
 // missingScript is Claude Code's test for "the hook script is missing"
 // (exitTwoMeansMissingScript): on exit 2 with empty stdout, stderr that
 // matches it is NOT a block.
-var missingScript = regexp.MustCompile(`(?i)no such file|can't open`)
+var missingScript = lazyre.New(`(?i)no such file|can't open`)
 
 // defuseMissingScript keeps a check's own "No such file or directory" from
 // turning a block into an allow: the space becomes a no-break space and the

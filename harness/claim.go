@@ -1,8 +1,9 @@
 package harness
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // claimWords are the words by which an agent says its work is done or
@@ -31,13 +32,13 @@ var claimWords = []string{
 }
 
 // claimPattern matches any claim word.
-var claimPattern = regexp.MustCompile(`(?i)\b(?:` + strings.Join(claimWords, `|`) + `)\b`)
+var claimPattern = lazyre.New(`(?i)\b(?:` + strings.Join(claimWords, `|`) + `)\b`)
 
 // negation marks a clause whose claim is denied, hypothetical or pending.
-var negation = regexp.MustCompile(`(?i)(?:\b(?:not|no|never|cannot|without|unless|until|if|once|when|whether|yet to)\b|n['’]t\b)`)
+var negation = lazyre.New(`(?i)(?:\b(?:not|no|never|cannot|without|unless|until|if|once|when|whether|yet to)\b|n['’]t\b)`)
 
 // clauseEnd splits a message into clauses; a claim counts only in its own.
-var clauseEnd = regexp.MustCompile(`[.!?;:,\n]|\s[-–—]\s|\bbut\b`)
+var clauseEnd = lazyre.New(`[.!?;:,\n]|\s[-–—]\s|\bbut\b`)
 
 // FindClaim returns the words of the first claim of success in an agent's
 // final message, as written, or "" when it makes none.

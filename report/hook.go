@@ -3,12 +3,13 @@ package report
 import (
 	"bytes"
 	"fmt"
-	"regexp"
+
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/vbd-dev/vbd/internal/lazyre"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -53,7 +54,7 @@ func hookFailingNames(failing []verdict.Outcome) string {
 // go test's "--- FAIL", jest's "●", assertion and panic messages, TAP's
 // "not ok". The reason shows the output from the first of them, not the
 // preamble before it.
-var hookAnchor = regexp.MustCompile(`(?i)(\bFAIL\b|\bFAILED\b|\berror\b|\bassert|panic:|\bexpected\b|\bnot ok\b|traceback|✕|✗|●|✘)`)
+var hookAnchor = lazyre.New(`(?i)(\bFAIL\b|\bFAILED\b|\berror\b|\bassert|panic:|\bexpected\b|\bnot ok\b|traceback|✕|✗|●|✘)`)
 
 // HookReason is what an agent reads when a hook blocks over a run: the
 // verdict in one line; each failing check with the command that reproduces

@@ -3,15 +3,17 @@ package runner
 import (
 	"bytes"
 	"io"
-	"regexp"
+
 	"sync"
 	"time"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // maxTailLineBytes bounds each line of the in-memory tail.
 const maxTailLineBytes = 1000
 
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+var ansiEscape = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 
 // capture receives a check's combined output. It hands each line to the
 // scanner, writes the scanner's text to the log, and keeps the last bytes of

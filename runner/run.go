@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+
 	"sort"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/vbd-dev/vbd/internal/lazyre"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -198,7 +199,7 @@ func stopCause(ctx context.Context) error {
 	return ErrInterrupted
 }
 
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+var unsafeFileChars = lazyre.New(`[^A-Za-z0-9._-]+`)
 
 func logPath(dir string, index int, name string) string {
 	return filepath.Join(dir, fmt.Sprintf("%02d-%s.log", index+1, unsafeFileChars.ReplaceAllString(name, "_")))

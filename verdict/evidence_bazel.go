@@ -1,13 +1,13 @@
 package verdict
 
 import (
-	"regexp"
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // bazel test: one summary line per test target ("//pkg:t   PASSED in
 // 0.3s", "(cached) PASSED", "FAILED", "NO STATUS"), each target counted as
 // one test; exit 4 with "No test targets were found" ran nothing.
-var bazelTarget = regexp.MustCompile(`^((?:@@?[\w.~+-]*)?//\S*)\s+(?:\(cached\) )?(PASSED|FLAKY|FAILED TO BUILD|FAILED|TIMEOUT|INCOMPLETE|NO STATUS|SKIPPED)\b`)
+var bazelTarget = lazyre.New(`^((?:@@?[\w.~+-]*)?//\S*)\s+(?:\(cached\) )?(PASSED|FLAKY|FAILED TO BUILD|FAILED|TIMEOUT|INCOMPLETE|NO STATUS|SKIPPED)\b`)
 
 func bazelMatcher() textMatcher {
 	return textMatcher{first: "/@E", line: (*textScanner).bazelLine, maxIndent: 0}

@@ -2,15 +2,16 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // cargo test: one block per test binary plus doc-tests; summed.
 var (
-	cargoResult = regexp.MustCompile(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
-	cargoError  = regexp.MustCompile(`^error(?:\[E\d+\]|: could not compile)`)
+	cargoResult = lazyre.New(`^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out`)
+	cargoError  = lazyre.New(`^error(?:\[E\d+\]|: could not compile)`)
 	// "---- tests::it_fails stdout ----" opens a failed test's output.
-	cargoFailure = regexp.MustCompile(`^---- (\S+) stdout ----$`)
+	cargoFailure = lazyre.New(`^---- (\S+) stdout ----$`)
 )
 
 func cargoMatcher() textMatcher {

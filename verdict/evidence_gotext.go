@@ -2,18 +2,20 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // go test's plain text, seen through make (with -v via GOFLAGS=-v).
 var (
-	goNoTestFiles  = regexp.MustCompile(`^\?\s+\S+\s+\[no test files\]$`)
-	goNoTestsToRun = regexp.MustCompile(`^ok\s+\S+\s+.*\[no tests to run\]$`)
-	goOK           = regexp.MustCompile(`^ok\s+\S+\s+(\d+(\.\d+)?s|\(cached\))(\s|$)`)
+	goNoTestFiles  = lazyre.New(`^\?\s+\S+\s+\[no test files\]$`)
+	goNoTestsToRun = lazyre.New(`^ok\s+\S+\s+.*\[no tests to run\]$`)
+	goOK           = lazyre.New(`^ok\s+\S+\s+(\d+(\.\d+)?s|\(cached\))(\s|$)`)
 	// A package that failed; "[setup failed]" is left out on purpose: it
 	// is the go.work pattern error (G10), which is not configured.
-	goFailPkg = regexp.MustCompile(`^FAIL\s+\S+\s+(\d+(\.\d+)?s|\(cached\)|\[build failed\])(\s|$)`)
+	goFailPkg = lazyre.New(`^FAIL\s+\S+\s+(\d+(\.\d+)?s|\(cached\)|\[build failed\])(\s|$)`)
 )
 
 // goTextState is what the go text matcher carries between lines.

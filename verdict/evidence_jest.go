@@ -1,16 +1,17 @@
 package verdict
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // jest.
 var (
-	jestTests    = regexp.MustCompile(`^Tests:\s+((?:\d+ (?:passed|failed|skipped|todo|pending), )*)(\d+) total$`)
-	jestSuites   = regexp.MustCompile(`^Test Suites:\s+.*\b\d+ failed\b`)
-	jestNoTests  = regexp.MustCompile(`^No tests found, exiting with code \d+$`)
-	countedWords = regexp.MustCompile(`(\d+) (passed|failed|skipped|todo|pending)`)
+	jestTests    = lazyre.New(`^Tests:\s+((?:\d+ (?:passed|failed|skipped|todo|pending), )*)(\d+) total$`)
+	jestSuites   = lazyre.New(`^Test Suites:\s+.*\b\d+ failed\b`)
+	jestNoTests  = lazyre.New(`^No tests found, exiting with code \d+$`)
+	countedWords = lazyre.New(`(\d+) (passed|failed|skipped|todo|pending)`)
 )
 
 func jestMatcher() textMatcher {

@@ -2,7 +2,8 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // lefthook run: a job that had nothing to do prints "│  NAME (skip) WHY"
@@ -13,9 +14,9 @@ import (
 // coloured check mark carries U+FE0F, which node's and mocha's ✔ lines do
 // not; the plain marks are told from jest's and vitest's ✓ by the seconds.
 var (
-	lefthookSkip  = regexp.MustCompile(`^│\s+(\S.*?) \(skip\) (.+)$`)
-	lefthookDone  = regexp.MustCompile(`^(✔️|🥊)\s*(\S.*?)(?: \(\d+(?:\.\d+)? seconds?\))?$`)
-	lefthookPlain = regexp.MustCompile(`^(✓|✗) (\S.*?) \(\d+(?:\.\d+)? seconds?\)$`)
+	lefthookSkip  = lazyre.New(`^│\s+(\S.*?) \(skip\) (.+)$`)
+	lefthookDone  = lazyre.New(`^(✔️|🥊)\s*(\S.*?)(?: \(\d+(?:\.\d+)? seconds?\))?$`)
+	lefthookPlain = lazyre.New(`^(✓|✗) (\S.*?) \(\d+(?:\.\d+)? seconds?\)$`)
 )
 
 func lefthookMatcher() textMatcher {

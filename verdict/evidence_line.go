@@ -3,13 +3,14 @@ package verdict
 import (
 	"bytes"
 	"fmt"
-	"regexp"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // ansiColor matches the SGR sequences runners print for colour. vitest
 // emits them even when piped, and a coloured "Passed" must still match an
 // anchored pattern.
-var ansiColor = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+var ansiColor = lazyre.New(`\x1b\[[0-9;]*m`)
 
 // clean returns the text of a line as a person would read it: colours
 // removed, a trailing carriage return dropped, and, for a line redrawn with
@@ -44,10 +45,10 @@ func clean(line []byte) []byte {
 // command before anything is built, so they mean "nothing to run here",
 // not a failure of the code.
 var (
-	goNoPackagesTo = regexp.MustCompile(`^no packages to (test|vet)$`)
+	goNoPackagesTo = lazyre.New(`^no packages to (test|vet)$`)
 	// The go.work and main-module variants name the pattern's directory.
-	goOutsideModules = regexp.MustCompile(`directory prefix \S+ does not contain (main module|modules listed in go\.work)`)
-	goMatchedNone    = regexp.MustCompile(`^go: warning: ".*" matched no packages$`)
+	goOutsideModules = lazyre.New(`directory prefix \S+ does not contain (main module|modules listed in go\.work)`)
+	goMatchedNone    = lazyre.New(`^go: warning: ".*" matched no packages$`)
 )
 
 // allSkipped is the vacuous reason when every counted test was skipped.

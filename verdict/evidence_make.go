@@ -2,15 +2,16 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // make (top level only: a sub-make's "Nothing to be done" is one step
 // of a goal that may well have run tests).
 var (
-	makeNothing  = regexp.MustCompile(`^make: Nothing to be done for [` + "`" + `'](.+)'\.$`)
-	makeUpToDate = regexp.MustCompile(`^make: [` + "`" + `'](.+)' is up to date\.$`)
-	makeNoRule   = regexp.MustCompile(`^make: \*\*\* No rule to make target [` + "`" + `']([^']+)'\.  Stop\.$`)
+	makeNothing  = lazyre.New(`^make: Nothing to be done for [` + "`" + `'](.+)'\.$`)
+	makeUpToDate = lazyre.New(`^make: [` + "`" + `'](.+)' is up to date\.$`)
+	makeNoRule   = lazyre.New(`^make: \*\*\* No rule to make target [` + "`" + `']([^']+)'\.  Stop\.$`)
 )
 
 func makeMatcher() textMatcher {

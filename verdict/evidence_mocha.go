@@ -1,11 +1,11 @@
 package verdict
 
-import "regexp"
+import "github.com/vbd-dev/vbd/internal/lazyre"
 
 // mocha: its epilogue is indented by two spaces.
 var (
-	mochaCount   = regexp.MustCompile(`^\s+(\d+) (passing|pending|failing)(?: \(\d+(?:\.\d+)?\s?[a-z]+\))?$`)
-	mochaNoFiles = regexp.MustCompile(`^Error: No test files found(?:: ".*")?$`)
+	mochaCount   = lazyre.New(`^\s+(\d+) (passing|pending|failing)(?: \(\d+(?:\.\d+)?\s?[a-z]+\))?$`)
+	mochaNoFiles = lazyre.New(`^Error: No test files found(?:: ".*")?$`)
 )
 
 func mochaMatcher() textMatcher {

@@ -1,11 +1,11 @@
 package verdict
 
-import "regexp"
+import "github.com/vbd-dev/vbd/internal/lazyre"
 
 // npm's own messages: the placeholder `npm init` writes, a missing script.
 var (
-	npmPlaceholder   = regexp.MustCompile(`^Error: no test specified$`)
-	npmMissingScript = regexp.MustCompile(`^npm (?:error|ERR!) Missing script: ".+"$`)
+	npmPlaceholder   = lazyre.New(`^Error: no test specified$`)
+	npmMissingScript = lazyre.New(`^npm (?:error|ERR!) Missing script: ".+"$`)
 )
 
 func npmMatcher() textMatcher {

@@ -2,19 +2,20 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // preCommitHook matches pre-commit's status line, `<name>....<status>`:
 // pre-commit pads every name with at least three dots, and a hook that had
 // no files to check says so just before "Skipped".
-var preCommitHook = regexp.MustCompile(`^\S.*?\.{3,}(\([^()]*\))?(Passed|Failed|Skipped)$`)
+var preCommitHook = lazyre.New(`^\S.*?\.{3,}(\([^()]*\))?(Passed|Failed|Skipped)$`)
 
 // pre-commit's own errors, printed instead of any hook line.
 var (
-	preCommitInvalidConfig = regexp.MustCompile(`^An error has occurred: InvalidConfigError:`)
-	preCommitNotAFile      = regexp.MustCompile(`^=====> .+ is not a file$`)
-	preCommitNotGit        = regexp.MustCompile(`^An error has occurred: FatalError: git failed\.`)
+	preCommitInvalidConfig = lazyre.New(`^An error has occurred: InvalidConfigError:`)
+	preCommitNotAFile      = lazyre.New(`^=====> .+ is not a file$`)
+	preCommitNotGit        = lazyre.New(`^An error has occurred: FatalError: git failed\.`)
 )
 
 // preCommitTally counts hook status lines.

@@ -3,16 +3,18 @@ package verdict
 import (
 	"bytes"
 	"fmt"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // Lines pre-commit and prek print under a failed hook's status line, and
 // after the last hook (both print them alike; prek indents the hook's own
 // output by two spaces).
 var (
-	hookIDLine   = regexp.MustCompile(`^- hook id: (\S+)$`)
-	hookExitLine = regexp.MustCompile(`^- exit code: (-?\d+)$`)
+	hookIDLine   = lazyre.New(`^- hook id: (\S+)$`)
+	hookExitLine = lazyre.New(`^- exit code: (-?\d+)$`)
 )
 
 const (
@@ -90,8 +92,8 @@ func preCommitDialect() hookDialect {
 
 // pre-commit's lines while it sets up hook environments.
 var (
-	preCommitInitEnv = regexp.MustCompile(`^\[INFO\] (?:Initializing|Installing) environment for (\S+?)\.?$`)
-	preCommitCrash   = regexp.MustCompile(`^An unexpected error has occurred: `)
+	preCommitInitEnv = lazyre.New(`^\[INFO\] (?:Initializing|Installing) environment for (\S+?)\.?$`)
+	preCommitCrash   = lazyre.New(`^An unexpected error has occurred: `)
 )
 
 // preCommitSetupLine reads pre-commit's setup lines: an unexpected error

@@ -1,7 +1,7 @@
 package verdict
 
 import (
-	"regexp"
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // prek prints the same hook status lines as pre-commit (a failed hook's
@@ -14,12 +14,12 @@ var (
 	// cloned offline ("error: Failed to init hooks" / "caused by: Failed
 	// to clone repo `https://…`"), or a hook whose dependencies cannot be
 	// installed ("error: Failed to install hook `x`").
-	prekInitFailed    = regexp.MustCompile("^error: Failed to (?:init hooks|install hook `([^`]+)`)")
-	prekCloneFailed   = regexp.MustCompile("^\\s*caused by: Failed to clone repo `([^`]+)`")
-	prekNoHooks       = regexp.MustCompile(`^error: No hooks found`)
-	prekNoConfig      = regexp.MustCompile("^error: No `prek\\.toml` or `\\.pre-commit-config\\.yaml` found")
-	prekNotGit        = regexp.MustCompile(`^fatal: not a git repository`)
-	prekInvalidConfig = regexp.MustCompile(`^error: Failed to (?:parse|read) `)
+	prekInitFailed    = lazyre.New("^error: Failed to (?:init hooks|install hook `([^`]+)`)")
+	prekCloneFailed   = lazyre.New("^\\s*caused by: Failed to clone repo `([^`]+)`")
+	prekNoHooks       = lazyre.New(`^error: No hooks found`)
+	prekNoConfig      = lazyre.New("^error: No `prek\\.toml` or `\\.pre-commit-config\\.yaml` found")
+	prekNotGit        = lazyre.New(`^fatal: not a git repository`)
+	prekInvalidConfig = lazyre.New(`^error: Failed to (?:parse|read) `)
 )
 
 func newPrekScanner() *preCommitScanner { return &preCommitScanner{d: prekDialect()} }

@@ -1,12 +1,12 @@
 package verdict
 
-import "regexp"
+import "github.com/vbd-dev/vbd/internal/lazyre"
 
 // pyright --stats (vbd's pyright check): "Found N source files" before
 // it checks them, or "No source files found." when its include globs
 // matched nothing; it then prints "0 errors" and exits 0, having checked
 // nothing. Each checked file counts as one pass; no file is vacuous.
-var pyrightFound = regexp.MustCompile(`^Found (\d+) source files?$`)
+var pyrightFound = lazyre.New(`^Found (\d+) source files?$`)
 
 func pyrightMatcher() textMatcher {
 	return textMatcher{first: "FN", line: (*textScanner).pyrightLine}

@@ -2,19 +2,21 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // pytest's last line, with or without its "=" rule.
 var (
-	pytestSummary = regexp.MustCompile(`^=*\s*(.+?) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?\s*=*$`)
-	pytestPart    = regexp.MustCompile(`^(\d+) (passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?|rerun)$`)
+	pytestSummary = lazyre.New(`^=*\s*(.+?) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?\s*=*$`)
+	pytestPart    = lazyre.New(`^(\d+) (passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?|rerun)$`)
 	// "FAILED tests/test_a.py::test_x - AssertionError: …" (short summary).
-	pytestFailed = regexp.MustCompile(`^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$`)
+	pytestFailed = lazyre.New(`^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$`)
 	// "____ test_x ____" opens a failure's section; "____ ERROR at setup of
 	// test_x ____" too.
-	pytestSection = regexp.MustCompile(`^_{3,} (.+?) _{3,}$`)
+	pytestSection = lazyre.New(`^_{3,} (.+?) _{3,}$`)
 )
 
 func pytestMatcher() textMatcher {

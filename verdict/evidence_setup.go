@@ -2,10 +2,11 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
 	"strings"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // Messages that mean a check's tools or dependencies are not installed:
@@ -14,14 +15,14 @@ var (
 	// sh (dash and bash) on a missing command: "sh: 1: cross-env: not
 	// found", "./node_modules/.bin/eslint: not found", "sh: eslint:
 	// command not found", "bash: line 1: x: command not found".
-	shNotFound = regexp.MustCompile(`^(?:[^\s:]+: )?(?:line \d+: |\d+: )?(\S+): (?:command )?not found$`)
+	shNotFound = lazyre.New(`^(?:[^\s:]+: )?(?:line \d+: |\d+: )?(\S+): (?:command )?not found$`)
 	// node on a package that is not installed; a relative path is a bug in
 	// the code, not a missing install.
-	nodeNoModule = regexp.MustCompile(`^(?:Error: )?Cannot find (?:module|package) '([^'./][^']*)'`)
+	nodeNoModule = lazyre.New(`^(?:Error: )?Cannot find (?:module|package) '([^'./][^']*)'`)
 	// the go command failing to download modules (offline, proxy down).
-	goDownload = regexp.MustCompile(`(?:^go: |^\S+@\S+: |go: downloading).*(?:dial tcp|no such host|proxy\.golang\.org|connection refused|i/o timeout|network is unreachable|GOPROXY=off|-mod=mod)|^go: module lookup disabled by GOPROXY=off`)
+	goDownload = lazyre.New(`(?:^go: |^\S+@\S+: |go: downloading).*(?:dial tcp|no such host|proxy\.golang\.org|connection refused|i/o timeout|network is unreachable|GOPROXY=off|-mod=mod)|^go: module lookup disabled by GOPROXY=off`)
 	// Python without pytest.
-	pyNoPytest = regexp.MustCompile(`No module named '?pytest'?$`)
+	pyNoPytest = lazyre.New(`No module named '?pytest'?$`)
 )
 
 // setupWatch recognises missing dependencies in any scanner's lines.

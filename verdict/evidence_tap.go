@@ -2,18 +2,20 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // node --test: TAP when piped, the spec reporter on a terminal.
 var (
-	tapVersion = regexp.MustCompile(`^TAP version \d+$`)
-	tapPoint   = regexp.MustCompile(`^(\s*)(not ok|ok) \d+(?: - (.*))?$`)
+	tapVersion = lazyre.New(`^TAP version \d+$`)
+	tapPoint   = lazyre.New(`^(\s*)(not ok|ok) \d+(?: - (.*))?$`)
 	// A TAP directive; node escapes a '#' in a test's name as "\#".
-	tapDirective = regexp.MustCompile(`(?i)(?:^|[^\\])#\s*(skip|todo)\b`)
-	tapSummary   = regexp.MustCompile(`^(?:#|ℹ) (tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
-	nodeNotFound = regexp.MustCompile(`^Could not find '.+'$`)
+	tapDirective = lazyre.New(`(?i)(?:^|[^\\])#\s*(skip|todo)\b`)
+	tapSummary   = lazyre.New(`^(?:#|ℹ) (tests|pass|fail|cancelled|skipped|todo) (\d+)$`)
+	nodeNotFound = lazyre.New(`^Could not find '.+'$`)
 )
 
 // tapBlock is one TAP stream (from "TAP version" to the next, or the end).

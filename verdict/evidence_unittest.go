@@ -1,14 +1,14 @@
 package verdict
 
-import "regexp"
+import "github.com/vbd-dev/vbd/internal/lazyre"
 
 // unittest: "Ran N tests", a blank line, then the status.
 var (
-	unittestRan    = regexp.MustCompile(`^Ran (\d+) tests? in \d+(?:\.\d+)?s$`)
-	unittestStatus = regexp.MustCompile(`^(OK|FAILED|NO TESTS RAN)(?: \((.*)\))?$`)
-	unittestDetail = regexp.MustCompile(`([a-z][a-z ]*)=(\d+)`)
+	unittestRan    = lazyre.New(`^Ran (\d+) tests? in \d+(?:\.\d+)?s$`)
+	unittestStatus = lazyre.New(`^(OK|FAILED|NO TESTS RAN)(?: \((.*)\))?$`)
+	unittestDetail = lazyre.New(`([a-z][a-z ]*)=(\d+)`)
 	// "FAIL: test_x (pkg.mod.Class.test_x)" opens a failure's traceback.
-	unittestFail = regexp.MustCompile(`^(?:FAIL|ERROR): (\S+)(?: \((\S+)\))?`)
+	unittestFail = lazyre.New(`^(?:FAIL|ERROR): (\S+)(?: \((\S+)\))?`)
 )
 
 // unittestPending is a "Ran N tests" line awaiting its status line.

@@ -2,16 +2,18 @@ package verdict
 
 import (
 	"bytes"
-	"regexp"
+
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // vitest.
 var (
-	vitestTests   = regexp.MustCompile(`^Tests\s{2,}(\d+ (?:passed|failed|skipped|todo)(?: \| \d+ (?:passed|failed|skipped|todo))*)\s+\((\d+)\)$`)
-	vitestNoTests = regexp.MustCompile(`^Tests\s+no tests$`)
-	vitestFiles   = regexp.MustCompile(`^Test Files\s{2,}(.+?)\s+\(\d+\)$`)
-	vitestNoFiles = regexp.MustCompile(`^No test files found, exiting with code \d+$`)
+	vitestTests   = lazyre.New(`^Tests\s{2,}(\d+ (?:passed|failed|skipped|todo)(?: \| \d+ (?:passed|failed|skipped|todo))*)\s+\((\d+)\)$`)
+	vitestNoTests = lazyre.New(`^Tests\s+no tests$`)
+	vitestFiles   = lazyre.New(`^Test Files\s{2,}(.+?)\s+\(\d+\)$`)
+	vitestNoFiles = lazyre.New(`^No test files found, exiting with code \d+$`)
 )
 
 // vitestState: vitest lists failures after a "⎯⎯ Failed Tests N ⎯⎯" rule,

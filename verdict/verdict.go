@@ -10,11 +10,12 @@ package verdict
 import (
 	"errors"
 	"fmt"
-	"regexp"
+
 	"strings"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/lazyre"
 	"github.com/vbd-dev/vbd/runner"
 )
 
@@ -322,7 +323,7 @@ const exitNotFound = 127
 
 // notFoundLine matches the message of sh (dash and bash), env and xargs
 // for a command that does not exist.
-var notFoundLine = regexp.MustCompile(`^(?:[\w./-]+: )(?:line \d+: |\d+: )?(?:'|‘)?([^\s:'’]+)(?:'|’)?: (?:command not found|not found|No such file or directory)$`)
+var notFoundLine = lazyre.New(`^(?:[\w./-]+: )(?:line \d+: |\d+: )?(?:'|‘)?([^\s:'’]+)(?:'|’)?: (?:command not found|not found|No such file or directory)$`)
 
 // missingTool returns the tool a shell said it could not find, from the
 // last lines of output, or "".
