@@ -180,12 +180,24 @@ func OwnIndex(ctx context.Context, g Git) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("find the index being committed: %w", err)
 	}
-	plain := Git{Dir: g.Dir, Env: StripRepoEnv(envOrProcess(g.Env))}
-	own, err := plain.output(ctx, args...)
-	if err != nil {
-		return false, nil //nolint:nilerr // git finds no repository here without the variables: not its own index
+	a := resolvedLines(g.Dir, hook)
+	var b []string
+	if names := RepoEnvNames(envOrProcess(g.Env)); len(names) == 0 || slices.Equal(names, []string{"GIT_INDEX_FILE"}) {
+		// git finds the same repository without GIT_INDEX_FILE, and its
+		// own index is then always <git dir>/index: no second process
+		// (a commit's hook pays for every one).
+		if len(a) != 2 {
+			return false, nil
+		}
+		b = []string{a[0], state.RealPath(filepath.Join(a[0], "index"))}
+	} else {
+		plain := Git{Dir: g.Dir, Env: StripRepoEnv(envOrProcess(g.Env))}
+		own, err := plain.output(ctx, args...)
+		if err != nil {
+			return false, nil //nolint:nilerr // git finds no repository here without the variables: not its own index
+		}
+		b = resolvedLines(g.Dir, own)
 	}
-	a, b := resolvedLines(g.Dir, hook), resolvedLines(g.Dir, own)
 	return slices.Equal(a, b), nil
 }
 

@@ -56,6 +56,9 @@ func TestOwnIndex(t *testing.T) {
 		{"the same index, absolute", []string{"GIT_INDEX_FILE=" + filepath.Join(r.dir, ".git", "index")}, true},
 		{"git commit -a's temporary index", []string{"GIT_INDEX_FILE=.git/index.lock"}, false},
 		{"another repository's index", []string{"GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")}, false},
+		// With GIT_DIR set, git is asked again without the variables.
+		{"GIT_DIR naming the repository", []string{"GIT_DIR=" + filepath.Join(r.dir, ".git"), "GIT_INDEX_FILE=.git/index"}, true},
+		{"GIT_DIR and a temporary index", []string{"GIT_DIR=" + filepath.Join(r.dir, ".git"), "GIT_INDEX_FILE=.git/index.lock"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package githook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,10 +55,9 @@ func (s Staged) WorkTreeMatches() bool {
 // refresh the index's stat data.
 func Inspect(ctx context.Context, g Git) (Staged, error) {
 	var s Staged
-	if _, err := g.output(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}"); err == nil {
-		s.HasHead = true
-	} else if code := exitCode(err); code != 1 {
-		return s, fmt.Errorf("look for HEAD: %w", err)
+	var err error
+	if s.InProgress, s.HasHead, err = inProgress(ctx, g); err != nil {
+		return s, err
 	}
 	// --ignore-submodules=none and --untracked-files=normal override the
 	// user's config: a submodule at another commit, or an untracked file,
@@ -77,9 +77,6 @@ func Inspect(ctx context.Context, g Git) (Staged, error) {
 	}
 	s.Unchecked = append(assumed, presentIn(g.Dir, skipped)...)
 	slices.Sort(s.Unchecked)
-	if s.InProgress, err = inProgress(ctx, g); err != nil {
-		return s, err
-	}
 	return s, nil
 }
 
@@ -117,8 +114,9 @@ func parseStatus(out []byte, s *Staged) error {
 }
 
 // inProgress names the operation under way, read from the files git keeps
-// in the git dir while it lasts.
-func inProgress(ctx context.Context, g Git) (string, error) {
+// in the git dir while it lasts, and says whether HEAD names a commit
+// (one git process for both: a commit's hook pays for every one).
+func inProgress(ctx context.Context, g Git) (op string, hasHead bool, err error) {
 	ops := []struct{ file, name string }{
 		{"rebase-merge", "rebase"},
 		{"rebase-apply", "rebase"},
@@ -130,24 +128,28 @@ func inProgress(ctx context.Context, g Git) (string, error) {
 	for _, op := range ops {
 		args = append(args, "--git-path", op.file)
 	}
+	// --verify goes last: on an unborn HEAD it prints nothing and exits 1,
+	// after the paths.
+	args = append(args, "-q", "--verify", "HEAD^{commit}")
 	out, err := g.output(ctx, args...)
-	if err != nil {
-		return "", fmt.Errorf("look for a merge or rebase in progress: %w", err)
-	}
 	paths := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	for i, op := range ops {
-		if i >= len(paths) {
-			break
-		}
+	switch {
+	case err == nil && len(paths) == len(ops)+1:
+		hasHead = true
+	case exitCode(err) == 1 && len(paths) == len(ops):
+	default:
+		return "", false, fmt.Errorf("look for HEAD and a merge or rebase in progress: %w", errOr(err, "unexpected rev-parse output"))
+	}
+	for i, o := range ops {
 		p := paths[i]
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(g.Dir, p)
 		}
 		if _, err := os.Lstat(p); err == nil {
-			return op.name, nil
+			return o.name, hasHead, nil
 		}
 	}
-	return "", nil
+	return "", hasHead, nil
 }
 
 // hiddenEntries lists the index entries whose work-tree state git status
@@ -182,4 +184,12 @@ func presentIn(root string, paths []string) []string {
 		}
 	}
 	return out
+}
+
+// errOr is err, or an error saying msg when err is nil.
+func errOr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(msg)
 }

@@ -192,7 +192,7 @@ func locate(ctx context.Context, g GitCmd, t *Tree) error {
 }
 
 // Repo is where the tree is, as state.Find would say.
-func (t *Tree) Repo() Repo { return Repo{Root: t.Root, GitDir: t.GitDir} }
+func (t *Tree) Repo() Repo { return Repo{Root: t.Root, GitDir: t.GitDir, statePath: t.statePath} }
 
 // StateDir returns vbd's state directory for this repository (what
 // `git rev-parse --git-path vbd` names, as Dir does), creating it.

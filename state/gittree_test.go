@@ -101,8 +101,8 @@ func TestWalkTreeLocatesAndLists(t *testing.T) {
 	if tr.Root != root || tr.Prefix != "sub/" || tr.GitDir != filepath.Join(root, ".git") || tr.CommonDir != filepath.Join(root, ".git") {
 		t.Errorf("located %+v", tr)
 	}
-	if tr.Repo() != (Repo{Root: root, GitDir: filepath.Join(root, ".git")}) {
-		t.Errorf("Repo = %+v", tr.Repo())
+	if r := tr.Repo(); r.Root != root || r.GitDir != filepath.Join(root, ".git") {
+		t.Errorf("Repo = %+v", r)
 	}
 	dir, err := tr.StateDir()
 	if err != nil || dir != filepath.Join(root, ".git", "vbd") {

@@ -24,6 +24,10 @@ type Repo struct {
 	Root string
 	// GitDir is the absolute git dir, empty outside git.
 	GitDir string
+	// statePath, when Find set it, is what `git rev-parse --git-path vbd`
+	// names (absolute), asked in the same git process, so that Dir needs
+	// none of its own.
+	statePath string
 }
 
 // IsGit reports whether the directory is inside a git work tree.
@@ -43,21 +47,28 @@ func Find(dir string) (Repo, error) {
 	if !fi.IsDir() {
 		return Repo{}, fmt.Errorf("%s is not a directory; point vbd at the repository's directory (vbd -C DIR)", dir)
 	}
-	out, err := Git(context.Background(), abs, "rev-parse", "--show-toplevel", "--absolute-git-dir")
+	out, err := Git(context.Background(), abs, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-path", "vbd")
 	if err != nil {
 		return Repo{Root: abs}, nil //nolint:nilerr // not a git work tree: verify the directory itself
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 2 {
+	if len(lines) != 3 {
 		return Repo{Root: abs}, nil
 	}
-	return Repo{Root: lines[0], GitDir: lines[1]}, nil
+	sp := lines[2]
+	if !filepath.IsAbs(sp) {
+		sp = filepath.Join(abs, sp)
+	}
+	return Repo{Root: lines[0], GitDir: lines[1], statePath: sp}, nil
 }
 
 // Dir returns vbd's state directory for the repository, creating it.
 func Dir(r Repo) (string, error) {
 	var dir string
-	if r.IsGit() {
+	switch {
+	case r.statePath != "":
+		dir = r.statePath
+	case r.IsGit():
 		out, err := Git(context.Background(), r.Root, "rev-parse", "--git-path", "vbd")
 		if err != nil {
 			return "", err
@@ -66,7 +77,7 @@ func Dir(r Repo) (string, error) {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(r.Root, dir)
 		}
-	} else {
+	default:
 		cache, err := os.UserCacheDir()
 		if err != nil {
 			return "", fmt.Errorf("find a cache dir for vbd state (set XDG_CACHE_HOME or HOME): %w", err)

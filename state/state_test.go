@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vbd-dev/vbd/internal/gitshim"
 )
 
 func gitInit(t *testing.T, dir string) {
@@ -36,6 +38,7 @@ func TestFindAndDirInGit(t *testing.T) {
 	if err := os.MkdirAll(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	log := gitshim.Install(t)
 	repo, err := Find(sub)
 	if err != nil {
 		t.Fatal(err)
@@ -46,6 +49,11 @@ func TestFindAndDirInGit(t *testing.T) {
 	dir, err := Dir(repo)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Every hook event pays for these processes: Find asks for the state
+	// dir too.
+	if calls := gitshim.Calls(t, log); len(calls) != 1 {
+		t.Errorf("Find and Dir ran git %d times, want 1: %q", len(calls), calls)
 	}
 	// Inside the git dir, never in the work tree: git status stays clean.
 	if dir != filepath.Join(root, ".git", "vbd") {
