@@ -66,8 +66,15 @@ test-e2e: build
 # tox, shellcheck, Nx, Turborepo, prek: testdata/realtools, build tag
 # realtools). They would more than double make test's CPU, so they run
 # here and in .ci/run; a script whose tool is missing skips and says why.
+# -v shows each script's skip reason; a failing script's log then sits far
+# above the summary, so the failures are printed again at the end, where a
+# CI log's tail shows them.
 test-tools: deps build
-	PATH="$(GOBIN):$(VBD_TOOLS)/node_modules/.bin:$$PATH" VBD_TEST_BINARY=$(abspath $(BIN)) $(GO) test -tags realtools $(TESTFLAGS) -parallel 2 -v -run '^TestRealTools$$' ./cmd/vbd
+	@log=$$(mktemp); \
+	PATH="$(GOBIN):$(VBD_TOOLS)/node_modules/.bin:$$PATH" VBD_TEST_BINARY=$(abspath $(BIN)) $(GO) test -tags realtools $(TESTFLAGS) -parallel 2 -v -run '^TestRealTools$$' ./cmd/vbd >"$$log" 2>&1; \
+	status=$$?; cat "$$log"; \
+	if [ $$status -ne 0 ]; then echo; echo "=== the failing scripts' last lines:"; grep -B40 'FAIL: testdata/' "$$log"; fi; \
+	rm -f "$$log"; exit $$status
 
 lint: lint-tool
 	$(GOLANGCI) run $(PKGS)
