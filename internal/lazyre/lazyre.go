@@ -47,9 +47,6 @@ func (r *Regexp) ReplaceAll(src, repl []byte) []byte   { return r.re().ReplaceAl
 func (r *Regexp) ReplaceAllString(src, repl string) string {
 	return r.re().ReplaceAllString(src, repl)
 }
-func (r *Regexp) ReplaceAllFunc(src []byte, repl func([]byte) []byte) []byte {
-	return r.re().ReplaceAllFunc(src, repl)
-}
 func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
 	return r.re().ReplaceAllStringFunc(src, repl)
 }
