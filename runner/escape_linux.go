@@ -124,10 +124,29 @@ func hasMarker(pid int, marker string) bool {
 	return bytes.HasPrefix(data, want) || bytes.Contains(data, append([]byte{0}, want...))
 }
 
+// cmdline is a process's command line, for the report of what a check
+// left behind. A process caught in execve reads as empty for a moment
+// (its new memory is in place before its arguments are): it is read again
+// a few times, then named by its comm, in brackets as ps does.
 func cmdline(pid int) string {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	if err != nil || len(data) == 0 {
-		return "?"
+	dir := "/proc/" + strconv.Itoa(pid)
+	var data []byte
+	for try := 0; try < 5; try++ {
+		var err error
+		if data, err = os.ReadFile(dir + "/cmdline"); err != nil {
+			return "?"
+		}
+		if len(data) > 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if len(data) == 0 {
+		comm, err := os.ReadFile(dir + "/comm")
+		if err != nil || len(bytes.TrimSpace(comm)) == 0 {
+			return "?"
+		}
+		return "[" + string(bytes.TrimSpace(comm)) + "]"
 	}
 	s := strings.TrimRight(strings.ReplaceAll(string(data), "\x00", " "), " ")
 	if len(s) > 200 {
