@@ -2,7 +2,6 @@ package githook
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -138,7 +137,10 @@ func inProgress(ctx context.Context, g Git) (op string, hasHead bool, err error)
 		hasHead = true
 	case exitCode(err) == 1 && len(paths) == len(ops):
 	default:
-		return "", false, fmt.Errorf("look for HEAD and a merge or rebase in progress: %w", errOr(err, "unexpected rev-parse output"))
+		if err == nil {
+			err = fmt.Errorf("unexpected rev-parse output %q", out)
+		}
+		return "", false, fmt.Errorf("look for HEAD and a merge or rebase in progress: %w", err)
 	}
 	for i, o := range ops {
 		p := paths[i]
@@ -184,12 +186,4 @@ func presentIn(root string, paths []string) []string {
 		}
 	}
 	return out
-}
-
-// errOr is err, or an error saying msg when err is nil.
-func errOr(err error, msg string) error {
-	if err != nil {
-		return err
-	}
-	return errors.New(msg)
 }
