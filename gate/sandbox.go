@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -104,7 +105,33 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if err := s.linkDependencies(ctx, real, root); err != nil {
 		return nil, err
 	}
+	if _, err := copyTree(ctx, root, s.Dir, ignoredConfigs(root, files)); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// localConfigs are a hook runner's personal overrides, which its users
+// keep out of git: lefthook merges lefthook-local.yml over lefthook.yml.
+// The hook as it really runs reads them, so the copy has them too, on
+// disk but not in its index (they are ignored there as in the tree).
+var localConfigs = []string{
+	"lefthook-local.yml", "lefthook-local.yaml", ".lefthook-local.yml", ".lefthook-local.yaml",
+	"lefthook-local.json", ".lefthook-local.json", "lefthook-local.toml", ".lefthook-local.toml",
+}
+
+// ignoredConfigs lists the localConfigs at root that the copy lacks.
+func ignoredConfigs(root string, copied []string) []string {
+	var out []string
+	for _, name := range localConfigs {
+		if slices.Contains(copied, name) {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(root, name)); err == nil && fi.Mode().IsRegular() {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // Remove deletes the sandbox (state.Scratch.Remove).

@@ -75,7 +75,7 @@ func TestSandbox(t *testing.T) {
 	writeFile(t, filepath.Join(root, "a.txt"), "committed\n", 0o644)
 	writeFile(t, filepath.Join(root, "gone.txt"), "deleted later\n", 0o644)
 	writeFile(t, filepath.Join(root, "run.sh"), "#!/bin/sh\n", 0o755)
-	writeFile(t, filepath.Join(root, ".gitignore"), "node_modules/\n*.log\nforced.txt\n", 0o644)
+	writeFile(t, filepath.Join(root, ".gitignore"), "node_modules/\n*.log\nforced.txt\nlefthook-local.yml\n", 0o644)
 	writeFile(t, filepath.Join(root, "forced.txt"), "tracked though ignored\n", 0o644)
 	gitIn(t, root, "init", "-q")
 	gitIn(t, root, "add", "a.txt", "gone.txt", "run.sh", ".gitignore")
@@ -86,6 +86,7 @@ func TestSandbox(t *testing.T) {
 	writeFile(t, filepath.Join(root, "a.txt"), "edited, not staged  \n", 0o644)
 	writeFile(t, filepath.Join(root, "sub", "new.txt"), "untracked\n", 0o644)
 	writeFile(t, filepath.Join(root, "debug.log"), "ignored\n", 0o644)
+	writeFile(t, filepath.Join(root, "lefthook-local.yml"), "pre-commit:\n  commands: {}\n", 0o644)
 	writeFile(t, filepath.Join(root, "node_modules", "x", "index.js"), "dep\n", 0o644)
 	if err := os.Remove(filepath.Join(root, "gone.txt")); err != nil {
 		t.Fatal(err)
@@ -138,6 +139,11 @@ func TestSandbox(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(s.Dir, p)); err == nil {
 			t.Errorf("%s is in the sandbox", p)
 		}
+	}
+	// lefthook merges its ignored local config over lefthook.yml: the copy
+	// has it on disk, ignored there too.
+	if data, err := os.ReadFile(filepath.Join(s.Dir, "lefthook-local.yml")); err != nil || !strings.Contains(string(data), "pre-commit:") {
+		t.Errorf("lefthook-local.yml not copied: %q %v", data, err)
 	}
 	if target, err := os.Readlink(filepath.Join(s.Dir, "node_modules")); err != nil || target != filepath.Join(root, "node_modules") {
 		t.Errorf("node_modules is not linked from the work tree: %q %v", target, err)
