@@ -41,9 +41,32 @@ func lefthookPreCommit(data []byte) (has bool, runs []string) {
 // replacing vbd's own git hooks: --no-auto-install leaves them alone.
 const lefthookCommand = "lefthook run pre-commit --all-files --no-auto-install"
 
+// LefthookRewriteMarker opens the list of files lefthook's jobs rewrote,
+// one per line after it, which verdict reads into the row's summary.
+const LefthookRewriteMarker = "vbd: lefthook's jobs would rewrite these files"
+
+// lefthookScript runs lefthookCommand in vbd's throwaway copy of the tree
+// (Check.Sandbox; or the git gate's snapshot) and fails it when its jobs
+// rewrote a file. Fixers (gofmt -w, prettier --write, stage_fixed) exit 0
+// having changed what they check, so the exit status alone would call a
+// tree they had to fix verified. The index the copy was made with is kept
+// aside, and the files that differ from it afterwards are named.
+const lefthookScript = `idx=$(git rev-parse --git-path index) || exit 1
+cp "$idx" "$idx.vbd-before" || exit 1
+` + lefthookCommand + `
+rc=$?
+changed=$(GIT_INDEX_FILE="$idx.vbd-before" git diff --name-only)
+rm -f "$idx.vbd-before"
+if [ -n "$changed" ]; then
+	echo "` + LefthookRewriteMarker + ` (in vbd's copy of the tree; yours is untouched):"
+	printf '%s\n' "$changed"
+	[ "$rc" -ne 0 ] || rc=1
+fi
+exit "$rc"`
+
 // detectLefthook adds `lefthook run pre-commit --all-files` for a
-// lefthook configuration at the repository root. A hook that rewrites
-// files or runs vbd itself (which would run lefthook again) is skipped.
+// lefthook configuration at the repository root. A hook that runs vbd
+// itself (which would run lefthook again) or starts a watcher is skipped.
 func (d *detector) detectLefthook() {
 	for _, name := range lefthookConfigs {
 		if !d.tree.has(".", name) {
@@ -57,7 +80,7 @@ func (d *detector) detectLefthook() {
 		c := Check{
 			Name:  "lefthook",
 			Kind:  KindLint,
-			Argv:  strings.Fields(lefthookCommand),
+			Argv:  []string{"sh", "-c", lefthookScript},
 			Shell: lefthookCommand,
 			// lefthook's pre-commit hides the unstaged part of every
 			// partially staged file by rewriting it in the work tree (git
@@ -103,12 +126,13 @@ func (d *detector) detectLefthook() {
 			c.Skipped = "no pre-commit hook in " + name
 		case vbd != "":
 			c.Skipped = "its pre-commit hook runs vbd itself (" + abbrev(vbd) + ")"
-		case t.writer != "":
-			c.Skipped = "rewrites files: " + t.writer
 		case t.watcher != "":
 			c.Skipped = "starts a watcher: " + t.watcher
 		case !d.onPath("lefthook"):
 			c.Skipped = "lefthook not installed (npm install -g lefthook)"
+		}
+		if t.writer != "" && c.Skipped == "" {
+			c.Reason += "; its fixers (" + t.writer + ") run in a throwaway copy, and a file they would rewrite fails the check"
 		}
 		d.add(ecoLefthook, c)
 		return // lefthook reads the first one

@@ -172,6 +172,9 @@ var fixtures = []fixture{
 	{file: "lefthook-fail", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1, evRunner: "lefthook"},
 	{file: "lefthook-pass-nocolor", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "lefthook"},
 	{file: "lefthook-fail-nocolor", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1, evRunner: "lefthook"},
+	// vbd's lefthook script fails a run whose jobs passed having rewritten
+	// files in its copy of the tree (a fixer with stage_fixed), and names them.
+	{file: "lefthook-rewrites", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 1, status: Fail, detail: "exit 1: ugly.go, web/a.ts would be rewritten by lefthook's jobs", counted: true, passed: 1, total: 1, evRunner: "lefthook"},
 	{file: "lefthook-l1-no-files", runner: detect.RunnerOpaque, kind: detect.KindLint, exit: 0, status: Vacuous, detail: "no files matched", evRunner: "lefthook"},
 	// pyright 1.1.414 --stats: files found count as passes; none found is
 	// vacuous although pyright says "0 errors" and exits 0.

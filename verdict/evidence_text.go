@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -80,6 +81,9 @@ type textScanner struct {
 	setup   setupWatch
 	okPkgs  int // go "ok" package lines
 	cachedN int // of which "(cached)"
+	// rewritten lists the files after detect.LefthookRewriteMarker; nil
+	// until the marker is seen.
+	rewritten []string
 }
 
 func newTextScanner(c detect.Check) *textScanner {
@@ -142,6 +146,18 @@ func (s *textScanner) setNotConfigured(reason, tool string) {
 // Line implements runner.Scanner.
 func (s *textScanner) Line(line []byte) []byte {
 	l := clean(line)
+	if s.rewritten != nil {
+		// The marker's list runs to the end of the output.
+		if f := string(trimBlank(l)); f != "" && len(s.rewritten) < 1000 {
+			s.rewritten = append(s.rewritten, f)
+		}
+		return line
+	}
+	if len(l) > len(detect.LefthookRewriteMarker) && l[0] == 'v' && bytes.HasPrefix(l, []byte(detect.LefthookRewriteMarker)) {
+		s.rewritten = []string{}
+		s.failure = true
+		return line
+	}
 	if s.ut.active {
 		s.unittestLine(l)
 	}
@@ -190,6 +206,9 @@ func (s *textScanner) Evidence(exitCode int) Evidence {
 	s.preCommitTotals()
 
 	var ev Evidence
+	if len(s.rewritten) > 0 {
+		ev.Summary = nameSome(s.rewritten, 3) + " would be rewritten by lefthook's jobs"
+	}
 	var names []string
 	counted, weak, zeroes := false, false, false
 	for _, id := range s.order {
