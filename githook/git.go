@@ -182,7 +182,7 @@ func OwnIndex(ctx context.Context, g Git) (bool, error) {
 	}
 	a := resolvedLines(g.Dir, hook)
 	var b []string
-	if names := RepoEnvNames(envOrProcess(g.Env)); len(names) == 0 || slices.Equal(names, []string{"GIT_INDEX_FILE"}) {
+	if onlyIndexVars(envOrProcess(g.Env)) {
 		// git finds the same repository without GIT_INDEX_FILE, and its
 		// own index is then always <git dir>/index: no second process
 		// (a commit's hook pays for every one).
@@ -199,6 +199,19 @@ func OwnIndex(ctx context.Context, g Git) (bool, error) {
 		b = resolvedLines(g.Dir, own)
 	}
 	return slices.Equal(a, b), nil
+}
+
+// onlyIndexVars reports whether env's repository variables, if any, are
+// GIT_INDEX_FILE and GIT_PREFIX, the ones git gives every hook: neither
+// changes which repository git finds (GIT_PREFIX only names the directory
+// the command started in).
+func onlyIndexVars(env []string) bool {
+	for _, name := range RepoEnvNames(env) {
+		if name != "GIT_INDEX_FILE" && name != "GIT_PREFIX" {
+			return false
+		}
+	}
+	return true
 }
 
 // resolvedLines reads git's path-per-line output as real absolute paths.

@@ -53,6 +53,8 @@ func TestOwnIndex(t *testing.T) {
 	}{
 		{"no variables", nil, true},
 		{"git's relative GIT_INDEX_FILE for a plain commit", []string{"GIT_INDEX_FILE=.git/index"}, true},
+		{"a hook's GIT_PREFIX too", []string{"GIT_PREFIX=", "GIT_INDEX_FILE=.git/index"}, true},
+		{"git commit -a's temporary index, with GIT_PREFIX", []string{"GIT_PREFIX=", "GIT_INDEX_FILE=.git/index.lock"}, false},
 		{"the same index, absolute", []string{"GIT_INDEX_FILE=" + filepath.Join(r.dir, ".git", "index")}, true},
 		{"git commit -a's temporary index", []string{"GIT_INDEX_FILE=.git/index.lock"}, false},
 		{"another repository's index", []string{"GIT_INDEX_FILE=" + filepath.Join(t.TempDir(), "index")}, false},
