@@ -3,6 +3,9 @@ package verdict
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -111,6 +114,80 @@ func FuzzDecodeGoEvent(f *testing.F) {
 		if fast.Action != ref.Action || fast.Package != ref.Package || fast.Test != ref.Test || fast.ImportPath != ref.ImportPath || fast.FailedBuild != ref.FailedBuild ||
 			(fast.Output == nil) != (ref.Output == nil) || fast.Output != nil && *fast.Output != *ref.Output {
 			t.Fatalf("%q: fast %+v, encoding/json %+v", data, fast, ref)
+		}
+	})
+}
+
+// FuzzQuietPathChangesNothing checks the text scanner's quiet path against
+// the slow one: fed the same output, a scanner that skips quiet lines and
+// one that reads every line must hand back the same lines and reach the
+// same evidence. A byte missing from lineTables' hot sets (a matcher added
+// or changed without it) fails here on the recorded outputs.
+func FuzzQuietPathChangesNothing(f *testing.F) {
+	outputs, err := filepath.Glob("testdata/output/*.txt")
+	if err != nil || len(outputs) == 0 {
+		f.Fatalf("no recorded outputs: %v", err)
+	}
+	for _, p := range outputs {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("y\ny\n\x1b[31mok 1 - a\x1b[0m\nprogress 10%\rok 2 - b\n  --- FAIL: TestX\n"))
+	// The setup watch's messages, by the end that makes each hot.
+	for _, seed := range []string{
+		"ModuleNotFoundError: No module named 'pytest'",
+		"python3: No module named pytest",
+		"sh: 1: ./node_modules/.bin/eslint: not found",
+		"bash: line 1: jest: command not found",
+		"Cannot find module 'left-pad'",
+		"go: example.com/m@v1.0.0: dial tcp: lookup proxy.golang.org: no such host",
+	} {
+		f.Add([]byte(seed))
+	}
+	checks := []detect.Check{
+		{Kind: detect.KindTest, Runner: detect.RunnerMake},
+		{Kind: detect.KindTest, Runner: detect.RunnerNPM, Argv: []string{"npm", "test"}, Setup: "node_modules is missing"},
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, c := range checks {
+			for _, exit := range []int{0, 1} {
+				quick, every := newTextScanner(c), newTextScanner(c)
+				every.everyLine = true
+				// As the capture feeds it: runs of quiet lines in one call,
+				// each other line on its own.
+				rest := append(append([]byte(nil), data...), '\n')
+				for len(rest) > 0 {
+					n, k := quick.QuietLines(rest, 1000)
+					for l := range bytes.SplitSeq(bytes.TrimSuffix(rest[:n], []byte("\n")), []byte("\n")) {
+						if n == 0 {
+							break
+						}
+						k--
+						if b := every.Line(l); !bytes.Equal(b, l) || b == nil {
+							t.Fatalf("line %q was passed over as quiet, but the every-line path returned %q", l, b)
+						}
+					}
+					if k != 0 {
+						t.Fatalf("QuietLines miscounted its lines by %d in %q", k, rest[:n])
+					}
+					rest = rest[n:]
+					if len(rest) == 0 {
+						break
+					}
+					i := bytes.IndexByte(rest, '\n')
+					l := rest[:i]
+					if a, b := quick.Line(l), every.Line(l); !bytes.Equal(a, b) || (a == nil) != (b == nil) {
+						t.Fatalf("line %q: quiet path returned %q, every-line path %q", l, a, b)
+					}
+					rest = rest[i+1:]
+				}
+				if a, b := quick.Evidence(exit), every.Evidence(exit); !reflect.DeepEqual(a, b) {
+					t.Fatalf("exit %d: quiet path's evidence\n%+v\nevery-line path's\n%+v", exit, a, b)
+				}
+			}
 		}
 	})
 }

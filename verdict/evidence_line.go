@@ -17,18 +17,7 @@ var ansiColor = lazyre.New(`\x1b\[[0-9;]*m`)
 // \r (a progress bar), only what was drawn last. It allocates only when the
 // line holds an escape.
 func clean(line []byte) []byte {
-	// Most lines hold neither byte: one look decides, by hand for a short
-	// line, where three library calls would cost more than the line.
-	esc, cr := false, false
-	if len(line) <= 32 {
-		for _, b := range line {
-			esc = esc || b == 0x1b
-			cr = cr || b == '\r'
-		}
-	} else {
-		esc = bytes.IndexByte(line, 0x1b) >= 0
-		cr = bytes.IndexByte(line, '\r') >= 0
-	}
+	esc, cr := escOrCR(line)
 	if esc {
 		line = ansiColor.ReplaceAll(line, nil)
 	}
@@ -39,6 +28,21 @@ func clean(line []byte) []byte {
 		}
 	}
 	return line
+}
+
+// escOrCR reports whether line holds an escape (colour) or a carriage
+// return (a redrawn progress bar). Most lines hold neither: one look
+// decides, by hand for a short line, where two library calls would cost
+// more than the line.
+func escOrCR(line []byte) (esc, cr bool) {
+	if len(line) <= 32 {
+		for _, b := range line {
+			esc = esc || b == 0x1b
+			cr = cr || b == '\r'
+		}
+		return esc, cr
+	}
+	return bytes.IndexByte(line, 0x1b) >= 0, bytes.IndexByte(line, '\r') >= 0
 }
 
 // Go's messages for a pattern that names no package. They come from the go

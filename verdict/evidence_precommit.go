@@ -18,6 +18,14 @@ var (
 	preCommitNotGit        = lazyre.New(`^An error has occurred: FatalError: git failed\.`)
 )
 
+// The bytes a line pre-commit's tally reads starts with (its config errors
+// begin "An error has occurred") or ends with (a status ending in "ed");
+// the text scanner's quiet path (lineTables) skips it for other lines.
+const (
+	preCommitFirstBytes = "A"
+	preCommitLastBytes  = "d"
+)
+
 // preCommitTally counts hook status lines.
 type preCommitTally struct {
 	passed, failed, skipped int
@@ -46,7 +54,7 @@ func (t *preCommitTally) line(l []byte) bool {
 		}
 		t.brokenConfig = true
 	}
-	if len(l) > 0 && l[0] == 'A' {
+	if len(l) > 0 && l[0] == preCommitFirstBytes[0] {
 		switch {
 		case preCommitInvalidConfig.Match(l):
 			t.invalidConfig = true
@@ -58,7 +66,8 @@ func (t *preCommitTally) line(l []byte) bool {
 			return true
 		}
 	}
-	// Cheap test first: the status is the last word of the line.
+	// Cheap test first: the status (Passed, Failed, Skipped) is the last
+	// word of the line.
 	if !bytes.HasSuffix(l, []byte("ed")) || !bytes.Contains(l, []byte("...")) {
 		return false
 	}

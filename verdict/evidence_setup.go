@@ -25,6 +25,15 @@ var (
 	pyNoPytest = lazyre.New(`No module named '?pytest'?$`)
 )
 
+// The bytes the messages above start or end with; the text scanner's quiet
+// path (lineTables) skips the watch for a line with neither.
+const (
+	setupFirstBytes = "CEg"
+	setupLastBytes  = "dt'eg"
+)
+
+var setupFirst, setupLast = newByteSet(setupFirstBytes), newByteSet(setupLastBytes)
+
 // setupWatch recognises missing dependencies in any scanner's lines.
 type setupWatch struct {
 	// fix is the install command for the check's package manager, or ""
@@ -51,16 +60,10 @@ func (w *setupWatch) line(l []byte) {
 	if w.what != "" || len(l) < 10 {
 		return
 	}
-	// Every message below starts with C, E or g, or ends in d, t, ', e or
-	// g: one look at each end skips nearly every line.
-	switch l[0] {
-	case 'C', 'E', 'g':
-	default:
-		switch l[len(l)-1] {
-		case 'd', 't', '\'', 'e', 'g':
-		default:
-			return
-		}
+	// Every message below starts with one of setupFirstBytes or ends in
+	// one of setupLastBytes: one look at each end skips nearly every line.
+	if !setupFirst[l[0]] && !setupLast[l[len(l)-1]] {
+		return
 	}
 	switch {
 	case bytes.HasSuffix(l, []byte("not found")):

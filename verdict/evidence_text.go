@@ -56,9 +56,11 @@ type textScanner struct {
 	r     [numRunners]runnerTally
 	order []runnerID // recognised runners, in order of first sight
 
-	// dispatch maps a line's first non-blank byte to the matchers that
-	// may recognise it, so most lines cost one table lookup.
-	dispatch *[256][]dispatchEntry
+	// tables holds the dispatch table and the bytes that make a line hot.
+	tables *lineTables
+	// everyLine turns the quiet path off, so that a test can check that
+	// it changes nothing.
+	everyLine bool
 
 	// failure is set by any sign of a real failure; it forbids excusing a
 	// non-zero exit as "not configured".
@@ -87,7 +89,7 @@ type textScanner struct {
 }
 
 func newTextScanner(c detect.Check) *textScanner {
-	return &textScanner{order: make([]runnerID, 0, numRunners), dispatch: dispatchTable(), setup: newSetupWatch(c)}
+	return &textScanner{order: make([]runnerID, 0, numRunners), tables: textTables(), setup: newSetupWatch(c)}
 }
 
 func (s *textScanner) see(id runnerID) *runnerTally {
@@ -145,6 +147,9 @@ func (s *textScanner) setNotConfigured(reason, tool string) {
 
 // Line implements runner.Scanner.
 func (s *textScanner) Line(line []byte) []byte {
+	if s.quiet(line) {
+		return line
+	}
 	l := clean(line)
 	if s.rewritten != nil {
 		// The marker's list runs to the end of the output.
@@ -169,7 +174,7 @@ func (s *textScanner) Line(line []byte) []byte {
 			s.goRunLine(l, t)
 		}
 		indent := len(l) - len(t)
-		for _, m := range s.dispatch[t[0]] {
+		for _, m := range s.tables.dispatch[t[0]] {
 			if m.maxIndent != anyIndent && indent > m.maxIndent {
 				continue
 			}
@@ -185,6 +190,75 @@ func (s *textScanner) Line(line []byte) []byte {
 		}
 	}
 	return line
+}
+
+// QuietLines implements runner.QuietScanner: the lines quiet would pass,
+// many at a time, so that a loud check's noise costs no call per line.
+func (s *textScanner) QuietLines(b []byte, maxLen int) (n, lines int) {
+	if !s.idle() {
+		return 0, 0
+	}
+	hotFirst, hotLast := &s.tables.hotFirst, &s.tables.hotLast
+	for n < len(b) {
+		// The line's end: by hand for a short line, where a library call
+		// would cost more than the line.
+		end := n
+		for end < len(b) && end-n < 16 && b[end] != '\n' {
+			end++
+		}
+		if end == len(b) {
+			return n, lines
+		}
+		if b[end] != '\n' {
+			i := bytes.IndexByte(b[end:], '\n')
+			if i < 0 {
+				return n, lines
+			}
+			end += i
+		}
+		line := b[n:end]
+		if len(line) > maxLen {
+			return n, lines
+		}
+		if len(line) > 0 {
+			if hotFirst[line[0]] || hotLast[line[len(line)-1]] {
+				return n, lines
+			}
+			if esc, cr := escOrCR(line); esc || cr {
+				return n, lines
+			}
+		}
+		n, lines = end+1, lines+1
+	}
+	return n, lines
+}
+
+// idle reports whether no multi-line state is open: a failure's block,
+// unittest's pending summary, pre-commit's config error, lefthook's list
+// of rewritten files. Each of those reads lines whatever they start with.
+func (s *textScanner) idle() bool {
+	return !s.everyLine && s.rewritten == nil && !s.ut.active && s.fails.cur == nil && !s.pc.invalidConfig
+}
+
+// quiet reports whether no reader below would act on line, which is most
+// lines of a loud check: no multi-line state is open (a failure's block,
+// unittest's pending summary, pre-commit's config error, lefthook's list),
+// neither end of the line is a byte some reader looks for, and the line
+// holds no escape or carriage return, which clean would strip and so
+// change its ends. A loud check then costs a few loads per line, not
+// every reader's call (issue 15: 1 GB of "y" lines).
+func (s *textScanner) quiet(line []byte) bool {
+	if !s.idle() {
+		return false
+	}
+	if len(line) == 0 {
+		return true
+	}
+	if s.tables.hotFirst[line[0]] || s.tables.hotLast[line[len(line)-1]] {
+		return false
+	}
+	esc, cr := escOrCR(line)
+	return !esc && !cr
 }
 
 // trimBlank drops leading spaces and tabs.

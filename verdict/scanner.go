@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"sync"
+
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/runner"
 )
@@ -94,13 +96,43 @@ func textMatchers() []textMatcher {
 	}
 }
 
-// dispatchTable indexes the matchers by the first byte of a line.
-func dispatchTable() *[256][]dispatchEntry {
-	var table [256][]dispatchEntry
-	for _, m := range textMatchers() {
-		for i := 0; i < len(m.first); i++ {
-			table[m.first[i]] = append(table[m.first[i]], dispatchEntry{m.line, m.maxIndent})
+// lineTables is what the text scanner looks up for every line; built once
+// and shared, since it never changes.
+type lineTables struct {
+	// dispatch maps a line's first non-blank byte to the matchers that may
+	// recognise it, so most lines cost one table lookup.
+	dispatch [256][]dispatchEntry
+	// hotFirst and hotLast hold every byte a line must start or end with
+	// for some reader in textScanner.Line to act on it: the matchers' first
+	// bytes, blanks (an indented line), and the bytes the setup watch, the
+	// pre-commit tally and the lefthook marker look at. A line with neither
+	// end hot passes through untouched while no multi-line state is open.
+	hotFirst, hotLast byteSet
+}
+
+// byteSet is a set of bytes, looked up in one step.
+type byteSet [256]bool
+
+func newByteSet(bytes ...string) *byteSet {
+	var set byteSet
+	for _, s := range bytes {
+		for i := 0; i < len(s); i++ {
+			set[s[i]] = true
 		}
 	}
-	return &table
+	return &set
 }
+
+var textTables = sync.OnceValue(func() *lineTables {
+	t := &lineTables{
+		hotFirst: *newByteSet(" \t", detect.LefthookRewriteMarker[:1], setupFirstBytes, preCommitFirstBytes),
+		hotLast:  *newByteSet(setupLastBytes, preCommitLastBytes),
+	}
+	for _, m := range textMatchers() {
+		for i := 0; i < len(m.first); i++ {
+			t.dispatch[m.first[i]] = append(t.dispatch[m.first[i]], dispatchEntry{m.line, m.maxIndent})
+			t.hotFirst[m.first[i]] = true
+		}
+	}
+	return t
+})
