@@ -19,9 +19,10 @@ var ansiEscape = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 // scanner, writes the scanner's text to the log, and keeps the last bytes of
 // that text in a ring, so memory stays flat however much a check prints.
 //
-// Most lines cost one IndexByte and one scanner call: a line the scanner
-// passes through unchanged joins a run of such lines that goes to the log
-// and the ring in one copy. Only the tail lines that are shown are split and
+// Most lines cost one IndexByte and one scanner call, or less when the
+// scanner can pass over a run of lines at once (QuietScanner): a line the
+// scanner passes through unchanged joins a run of such lines that goes to
+// the log and the ring in one copy. Only the tail lines that are shown are split and
 // cleaned of ANSI escapes, once, when the check ends (tailLines).
 type capture struct {
 	mu      sync.Mutex
@@ -65,7 +66,17 @@ func (c *capture) Write(p []byte) (int, error) {
 	// the log and the ring as they are. This loop runs once per line, so it
 	// keeps to locals and finds short lines' ends without a call.
 	span, pos, lines, scanner := 0, 0, int64(0), c.scanner
+	quiet, _ := scanner.(QuietScanner)
 	for pos < len(rest) {
+		if quiet != nil {
+			// Lines the scanner passes over stay in the run as they are.
+			n, k := quiet.QuietLines(rest[pos:], maxTailLineBytes)
+			pos += n
+			lines += int64(k)
+			if pos == len(rest) {
+				break
+			}
+		}
 		i := pos
 		for i < len(rest) && i-pos < 16 && rest[i] != '\n' {
 			i++

@@ -28,6 +28,24 @@ func (s *upperScanner) Line(l []byte) []byte {
 	return l
 }
 
+// quietUpperScanner is upperScanner that passes over the lines it leaves
+// alone in runs, as the text scanner does (QuietScanner).
+type quietUpperScanner struct{ upperScanner }
+
+func (s *quietUpperScanner) QuietLines(b []byte, maxLen int) (n, lines int) {
+	for {
+		i := bytes.IndexByte(b[n:], '\n')
+		if i < 0 || i > maxLen {
+			return n, lines
+		}
+		if l := b[n : n+i]; bytes.Equal(l, []byte("drop")) || len(l) > 0 && l[0] == '{' {
+			return n, lines
+		}
+		s.seen++
+		n, lines = n+i+1, lines+1
+	}
+}
+
 // reference is the capture as it was before the ring: every line through
 // the scanner, its text logged, the tail cut line by line.
 func reference(out []byte, s Scanner, tailN int) (log []byte, tail []string, lines int) {
@@ -97,24 +115,38 @@ func feed(t testing.TB, out []byte, chunk int, s Scanner, tailN int, head, tail 
 
 func checkAgainstReference(t *testing.T, out []byte, chunk int, withScanner bool) {
 	t.Helper()
-	var s1, s2 Scanner
+	checkScannerAgainstReference(t, out, chunk, withScanner, false)
 	if withScanner {
-		s1, s2 = &upperScanner{}, &upperScanner{}
+		checkScannerAgainstReference(t, out, chunk, true, true)
+	}
+}
+
+func checkScannerAgainstReference(t *testing.T, out []byte, chunk int, withScanner, quiet bool) {
+	t.Helper()
+	var s1, s2 Scanner
+	var seen *int
+	switch {
+	case quiet:
+		q := &quietUpperScanner{}
+		s1, s2, seen = &upperScanner{}, q, &q.seen
+	case withScanner:
+		u := &upperScanner{}
+		s1, s2, seen = &upperScanner{}, u, &u.seen
 	}
 	const tailN = 7
 	wantLog, wantTail, wantLines := reference(out, s1, tailN)
 	log, c := feed(t, out, chunk, s2, tailN, 1<<30, 1<<30)
 	if !bytes.Equal(log, wantLog) {
-		t.Errorf("chunk %d: log differs\n got %.300q\nwant %.300q", chunk, log, wantLog)
+		t.Errorf("chunk %d (quiet runs %v): log differs\n got %.300q\nwant %.300q", chunk, quiet, log, wantLog)
 	}
 	if got := c.tailLines(); strings.Join(got, "\x00") != strings.Join(wantTail, "\x00") {
-		t.Errorf("chunk %d: tail differs\n got %.300q\nwant %.300q", chunk, strings.Join(got, "|"), strings.Join(wantTail, "|"))
+		t.Errorf("chunk %d (quiet runs %v): tail differs\n got %.300q\nwant %.300q", chunk, quiet, strings.Join(got, "|"), strings.Join(wantTail, "|"))
 	}
 	if c.lines != int64(wantLines) || c.bytes != int64(len(out)) {
-		t.Errorf("chunk %d: counted %d lines %d bytes, want %d lines %d bytes", chunk, c.lines, c.bytes, wantLines, len(out))
+		t.Errorf("chunk %d (quiet runs %v): counted %d lines %d bytes, want %d lines %d bytes", chunk, quiet, c.lines, c.bytes, wantLines, len(out))
 	}
-	if withScanner && s2.(*upperScanner).seen != wantLines {
-		t.Errorf("chunk %d: scanner saw %d lines, want %d", chunk, s2.(*upperScanner).seen, wantLines)
+	if seen != nil && *seen != wantLines {
+		t.Errorf("chunk %d (quiet runs %v): scanner saw %d lines, want %d", chunk, quiet, *seen, wantLines)
 	}
 }
 

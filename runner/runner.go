@@ -53,6 +53,17 @@ type Scanner interface {
 	Line(line []byte) []byte
 }
 
+// QuietScanner is a Scanner that can pass over a run of lines in one call.
+// QuietLines returns how many bytes at the start of b are whole lines, each
+// ending in '\n' and at most maxLen bytes without it, that Line would hand
+// back unchanged having changed nothing, and how many lines they are. The
+// capture keeps them as they came without calling Line: a loud check's
+// noise then costs one call per read, not one per line.
+type QuietScanner interface {
+	Scanner
+	QuietLines(b []byte, maxLen int) (n, lines int)
+}
+
 // Status is how a task ended, as far as the process is concerned. Whether
 // that proves anything is decided by the verdict package.
 type Status string
