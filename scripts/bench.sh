@@ -14,8 +14,10 @@
 #   BENCH_OUT=FILE      the report (default docs/benchmarks.md)
 #   BENCH_REUSE_GO=1    also run scripts/bench-reuse.sh (a Go module's reuse)
 #   BENCH_KEEP=1        keep the work dir, with each variant's last output
-#   BENCH_ROWS=abcde    which rows to measure (e.g. BENCH_ROWS=cde: the
-#                       trivial check, reuse and detection only)
+#   BENCH_ROWS=abcdes   which rows to measure (e.g. BENCH_ROWS=cde: the
+#                       trivial check, reuse and detection only); s is
+#                       every evidence scanner on typical output
+#                       (BenchmarkScanners in verdict)
 #   BENCH_BASE=BINARY   another vbd (an earlier build) measured beside this
 #                       one in rows c, d and e, taking turns with it: a
 #                       before/after on the same load
@@ -28,7 +30,7 @@ bytes=${BENCH_BYTES:-1000000000}
 files=${BENCH_FILES:-100000}
 tools=${BENCH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-bench/tools}
 out=${BENCH_OUT:-$root/docs/benchmarks.md}
-rows=${BENCH_ROWS:-abcde}
+rows=${BENCH_ROWS:-abcdes}
 base=${BENCH_BASE:-}
 want() { case $rows in *"$1"*) return 0 ;; esac; return 1; }
 lefthook_version=2.2.1
@@ -318,7 +320,7 @@ md "where it is installed. Machine: $(nproc 2>/dev/null || echo '?') CPUs, $(awk
 md "load average $load0 at the start and $load1 at the end (a shared machine: compare ratios, not absolute times)."
 md ""
 md "Rows follow issue 15's table."
-[ "$rows" = abcde ] || md "Rows measured: $rows (BENCH_ROWS)."
+[ "$rows" = abcdes ] || md "Rows measured: $rows (BENCH_ROWS)."
 [ -z "$base" ] || md "The baseline vbd (BENCH_BASE) is $(basename "$base"), measured in turn with this one."
 
 # withbase: the baseline's variant, when there is one.
@@ -337,6 +339,38 @@ if want c; then
 fi
 want d && row "(d) reuse on an unchanged tree of $files files" "vbd ≤ 1.2× one \`git status\`" d_git d_vbd $(withbase d_base) d_git
 want e && row "(e) detection on the same tree" "vbd list ≤ 1.3× \`git ls-files -co --exclude-standard\`" e_git e_vbd $(withbase e_base) e_git
+
+# ---- (s) the evidence scanners, in process ---------------------------------
+# Each scanner is fed 100 MB of its typical output per run, line by line as
+# the runner hands it over (BenchmarkScanners); RUNS runs, the median kept.
+if want s; then
+	say ""
+	say "== (s) evidence scanners: go test ./verdict -bench BenchmarkScanners -benchtime=1x -count=$runs"
+	(cd "$root" && go test ./verdict -run '^$' -bench '^BenchmarkScanners$' -benchtime=1x -count="$runs") >"$work/scanners.txt" 2>&1 ||
+		{ say "the scanner benchmark failed:"; cat "$work/scanners.txt"; exit 1; }
+	md ""
+	md "### (s) evidence scanners on typical output"
+	md ""
+	md "\`go test ./verdict -run '^\$' -bench '^BenchmarkScanners\$' -benchtime=1x -count=$runs\`: each scanner reads 100 MB"
+	md "of its kind of output per run, one line at a time as the runner hands lines over, in vbd's own process"
+	md "(no pipe, no log). CPU seconds per GB (user + sys, from getrusage) is the figure to compare on a shared"
+	md "machine; medians of $runs runs. A check's text scanner is cheaper still in a real run, where the capture"
+	md "passes over runs of quiet lines in one call (row a)."
+	md ""
+	md "| output (scanner) | CPU s per GB | MB/s |"
+	md "|---|---|---|"
+	awk '$1 ~ /^BenchmarkScanners\// {
+		name = $1; sub(/^BenchmarkScanners\//, "", name); sub(/-[0-9]+$/, "", name)
+		for (i = 2; i < NF; i++) { if ($(i+1) == "MB/s") mb[name] = mb[name] " " $i; if ($(i+1) == "cpu-s/GB") cpu[name] = cpu[name] " " $i }
+		if (!(name in seen)) { seen[name] = 1; order[++n] = name }
+	}
+	function med(list,   a, k, i, j, t) {
+		k = split(list, a, " ")
+		for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return a[int((k + 1) / 2)]
+	}
+	END { for (i = 1; i <= n; i++) printf "| %s | %.2f | %.0f |\n", order[i], med(cpu[order[i]]), med(mb[order[i]]) }' "$work/scanners.txt" | tee -a "$report"
+fi
 
 if [ "${BENCH_REUSE_GO:-}" = 1 ]; then
 	say ""
