@@ -246,14 +246,30 @@ func (s Store) FindReusable(q Query) (*Receipt, error) {
 		return nil, err
 	}
 	want := []byte(`"` + q.Fingerprint + `"`)
+	tried := map[string]bool{}
 	for _, id := range ids {
-		data, err := os.ReadFile(s.Path(id))
-		if err != nil || !bytes.Contains(data, want) || reusedRun(data) {
-			// Cheap filters: most receipts are of other trees, and the
-			// receipts of runs that reused this tree's pass (as many as
-			// there were runs since) hold its fingerprint too.
+		if tried[id] {
 			continue
 		}
+		data, err := os.ReadFile(s.Path(id))
+		if err != nil || !bytes.Contains(data, want) {
+			continue // most receipts are of other trees
+		}
+		if from := reusedRun(data); from != nil {
+			// A run that reused this tree's pass holds its fingerprint
+			// too, and is never reused itself; but it names the pass it
+			// reused. Reading that one next skips every other reusing
+			// run in between: with receipts of a big plan (150 KB each),
+			// scanning them all was most of a reused run's own time.
+			if from.Fingerprint == q.Fingerprint && validID(from.Receipt) && !tried[from.Receipt] {
+				tried[from.Receipt] = true
+				if r, err := s.Load(from.Receipt); err == nil && r.reusableFor(q) {
+					return r, nil
+				}
+			}
+			continue
+		}
+		tried[id] = true
 		r, err := Parse(data)
 		if err != nil {
 			continue
@@ -265,15 +281,41 @@ func (s Store) FindReusable(q Query) (*Receipt, error) {
 	return nil, nil
 }
 
-// reusedRun reports, without decoding it, whether a receipt's JSON records
-// a run that reused another (a "reused_from" object): such a receipt is
-// never reused nor protected from pruning itself. The key, quotes
-// included, cannot occur inside a JSON string (whose quotes are escaped),
-// and the schema has it only at the top level.
-func reusedRun(data []byte) bool {
-	_, after, ok := bytes.Cut(data, []byte(`"reused_from":`))
-	after = bytes.TrimLeft(after, " \t\r\n")
-	return ok && len(after) > 0 && after[0] == '{'
+// validID reports whether id has the shape NewID gives, so that a receipt
+// naming another (reused_from) can only point inside the store.
+func validID(id string) bool {
+	if id == "" || len(id) > 100 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return id[0] != '.'
+}
+
+// reusedRun returns, without decoding the whole receipt, what a receipt's
+// JSON records as the run it reused (its "reused_from" object), or nil for
+// a run that ran its checks. Such a receipt is never reused nor protected
+// from pruning itself. The key, quotes included, cannot occur inside a
+// JSON string (whose quotes are escaped), and the schema has it only at
+// the top level, as the last field: it is looked for from the end.
+func reusedRun(data []byte) *ReusedFrom {
+	i := bytes.LastIndex(data, []byte(`"reused_from":`))
+	if i < 0 {
+		return nil
+	}
+	after := bytes.TrimLeft(data[i+len(`"reused_from":`):], " \t\r\n")
+	if len(after) == 0 || after[0] != '{' {
+		return nil
+	}
+	var from ReusedFrom
+	if err := json.NewDecoder(bytes.NewReader(after)).Decode(&from); err != nil {
+		return &ReusedFrom{} // a reusing run all the same, naming nothing usable
+	}
+	return &from
 }
 
 func (r *Receipt) reusableFor(q Query) bool {
@@ -315,7 +357,7 @@ func (s Store) Prune(keep int, now time.Time) error {
 				break
 			}
 			data, err := os.ReadFile(s.Path(id))
-			if err != nil || reusedRun(data) {
+			if err != nil || reusedRun(data) != nil {
 				continue
 			}
 			var h header

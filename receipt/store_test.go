@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -229,8 +230,60 @@ func TestReusedRun(t *testing.T) {
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
-			if got := reusedRun(tt.data); got != tt.want {
-				t.Fatalf("reusedRun = %v, want %v", got, tt.want)
+			got := reusedRun(tt.data)
+			if (got != nil) != tt.want {
+				t.Fatalf("reusedRun = %+v, want a reusing run: %v", got, tt.want)
+			}
+			if tt.want && got.Receipt == "" {
+				t.Fatalf("reusedRun = %+v: the receipt it names was not read", got)
+			}
+		})
+	}
+}
+
+// A run that reuses a pass names it; the runs that reused it since, as
+// many as there were, lead back to it, and a name that is unusable (gone,
+// outside the store, a failure) falls back to reading the receipts in turn.
+func TestFindReusableFollowsReusingRuns(t *testing.T) {
+	fp := strings.Repeat("ab", 32)
+	tests := map[string]struct {
+		// names is what each reusing run after the pass names; "pass" is
+		// the pass's id, "fail" a failure of the same tree saved after it.
+		names []string
+	}{
+		"many runs reusing the pass": {names: slices.Repeat([]string{"pass"}, 30)},
+		"a name outside the store":   {names: []string{"pass", "../../../etc/passwd"}},
+		"a name that is gone":        {names: []string{"pass", "20261130T000000.000000000Z-1-00000000"}},
+		"a name of a failure":        {names: []string{"pass", "fail"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			at := t0
+			save := func(r *Receipt) string {
+				at = at.Add(time.Second)
+				r.ID = NewID(at)
+				if _, err := s.Save(r, at); err != nil {
+					t.Fatal(err)
+				}
+				return r.ID
+			}
+			ids := map[string]string{"pass": save(sample(fp, 0, Full)), "fail": save(sample(fp, 1, Full))}
+			for _, n := range tc.names {
+				r := sample(fp, 0, Full)
+				named := n
+				if id, ok := ids[n]; ok {
+					named = id
+				}
+				r.ReusedFrom = &ReusedFrom{Receipt: named, Fingerprint: fp, At: t0}
+				save(r)
+			}
+			got, err := s.FindReusable(Query{Fingerprint: fp, Mode: Full, Now: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == nil || got.ID != ids["pass"] {
+				t.Fatalf("FindReusable = %+v, want the pass %s", got, ids["pass"])
 			}
 		})
 	}
