@@ -15,12 +15,19 @@ type Options struct {
 	// untracked non-ignored file (from ListFiles). Nil means the root is
 	// not a git work tree: fsys is walked instead.
 	Files []string
+	// Scan, when set, is the same list already read (ScanTracked), and
+	// Files is not used.
+	Scan *FileScan
 	// Config is the parsed .vbd.toml, or nil.
 	Config *Config
 	// LookPath reports whether a tool is on PATH (to choose between
 	// pre-commit and prek). Nil means every tool is present.
 	LookPath func(string) bool
 }
+
+// inGit reports whether detection was given git's file list, which is
+// to say the root is in a git work tree (pre-commit and lefthook need one).
+func (d *detector) inGit() bool { return d.opts.Files != nil || d.opts.Scan != nil }
 
 // Ecosystems in plan order within one project root.
 const (
@@ -78,9 +85,12 @@ type detector struct {
 // projects are still checked; an error means the root itself is unreadable.
 func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d := &detector{fsys: fsys, opts: opts, makefiles: map[string]*makefile{}}
-	if opts.Files != nil {
+	switch {
+	case opts.Scan != nil:
+		d.tree = opts.Scan.t
+	case opts.Files != nil:
 		d.tree = scanFiles(opts.Files)
-	} else {
+	default:
 		t, err := scanWalk(fsys)
 		if err != nil {
 			return Plan{}, fmt.Errorf("detect checks: %w", err)

@@ -4,9 +4,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // gitRepo makes a git work tree in a temporary directory with a tracked
@@ -123,5 +125,57 @@ func TestListFilesFeedsDetect(t *testing.T) {
 	}
 	if strings.Join(plan.Warnings, "") != "" {
 		t.Errorf("warnings %q", plan.Warnings)
+	}
+}
+
+// A scan read in two parts (the tracked files first, as the gate does
+// while git walks the work tree) plans what the merged list plans, however
+// the files divide, and a file in both parts counts once.
+func TestScanInPartsMatchesTheMergedList(t *testing.T) {
+	fsys, files := monorepo20k()
+	// A marker past MaxDepth: the warning counts what was cut.
+	deep := "deep/1/2/3/4/5/6/7/8/9/10/package.json"
+	fsys[deep] = &fstest.MapFile{Data: []byte(`{"scripts":{"test":"jest"}}`)}
+	files = append(files, deep)
+	slices.Sort(files)
+	every := func(n int) func(int, string) bool { return func(i int, _ string) bool { return i%n == 0 } }
+	tests := map[string]func(i int, p string) bool{ // which files are untracked
+		"all tracked":         func(int, string) bool { return false },
+		"all untracked":       func(int, string) bool { return true },
+		"every third":         every(3),
+		"the JS packages":     func(_ int, p string) bool { return strings.HasPrefix(p, "packages/") },
+		"one marker":          func(_ int, p string) bool { return p == "services/svc03/go.mod" },
+		"tests not yet added": func(_ int, p string) bool { return strings.HasSuffix(p, "_test.go") },
+	}
+	want, err := Detect(fsys, Options{Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(want.Warnings, func(w string) bool { return strings.Contains(w, deep) }) {
+		t.Fatalf("no depth warning for %s: %q", deep, want.Warnings)
+	}
+	for name, untracked := range tests {
+		t.Run(name, func(t *testing.T) {
+			var tr, un []string
+			for i, p := range files {
+				if untracked(i, p) {
+					un = append(un, p)
+				} else {
+					tr = append(tr, p)
+				}
+			}
+			for _, dup := range [][]string{un, append(slices.Clone(un), tr...)} {
+				slices.Sort(dup)
+				scan := ScanTracked(tr)
+				scan.AddUntracked(dup)
+				got, err := Detect(fsys, Options{Scan: scan})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("plan from the scan in parts differs:\n got %+v\nwant %+v", got.Checks, want.Checks)
+				}
+			}
+		})
 	}
 }

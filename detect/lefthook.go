@@ -120,7 +120,7 @@ func (d *detector) detectLefthook() {
 			}
 		}
 		switch {
-		case d.opts.Files == nil:
+		case !d.inGit():
 			c.Skipped = "not a git repository"
 		case !has:
 			c.Skipped = "no pre-commit hook in " + name

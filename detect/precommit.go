@@ -70,7 +70,7 @@ func (d *detector) detectPreCommit() {
 			c.Env = []string{"SKIP=" + skipVBD}
 			c.Reason += vbdNote
 		}
-		if d.opts.Files == nil {
+		if !d.inGit() {
 			c.Skipped = "not a git repository"
 		}
 		return c

@@ -34,13 +34,22 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 	if err != nil {
 		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
 	}
-	var files []string
+	var scan *detect.FileScan
 	if tree != nil {
-		if files, err = tree.Files(ctx); err != nil {
+		// The tracked files are read while git still walks the work tree
+		// for the untracked ones.
+		tracked, err := tree.Tracked(ctx)
+		if err != nil {
 			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
 		}
+		scan = detect.ScanTracked(tracked)
+		untracked, err := tree.Untracked(ctx)
+		if err != nil {
+			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
+		}
+		scan.AddUntracked(untracked)
 	}
-	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Files: files, Config: cfg, LookPath: OnPath})
+	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Scan: scan, Config: cfg, LookPath: OnPath})
 	if err != nil {
 		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
 	}

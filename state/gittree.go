@@ -70,6 +70,11 @@ type Tree struct {
 	g                    GitCmd
 	opts                 WalkOptions
 
+	// indexed is closed once the index is read (tracked, index): the
+	// first part of the listing, ready before git's walk of the work tree
+	// ends. listed is closed once the listing is complete.
+	indexed    chan struct{}
+	indexErr   error
 	listed     chan struct{}
 	listErr    error
 	index      []byte // ls-files -s -v -z records of the index, NUL-terminated
@@ -114,7 +119,7 @@ func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) 
 		return nil, ErrNotGit
 	}
 	g := GitCmd{Dir: dir, Env: opts.Env, Timeout: GitTimeout}
-	t := &Tree{opts: opts, listed: make(chan struct{}), statusDone: make(chan struct{})}
+	t := &Tree{opts: opts, indexed: make(chan struct{}), listed: make(chan struct{}), statusDone: make(chan struct{})}
 	// A full walk's status starts now, beside rev-parse (see Tree).
 	full := !opts.FilesOnly && !opts.IndexOnly
 	sctx, stop := context.WithCancel(ctx)
@@ -205,7 +210,8 @@ func (t *Tree) StateDir() (string, error) {
 
 // list reads the index and, with others, the untracked files (for a walk
 // whose status does not list them; from started when WalkTree started
-// ls-files already), side by side. It is on the path of
+// ls-files already), side by side. It closes indexed as soon as the index
+// is read. It is on the path of
 // every run's detection, on trees of 100k files, so it allocates no string
 // per path: paths are views of the index's bytes or of git's output.
 func (t *Tree) list(ctx context.Context, others bool, started <-chan othersResult) error {
@@ -223,9 +229,10 @@ func (t *Tree) list(ctx context.Context, others bool, started <-chan othersResul
 	case others:
 		wg.Go(func() { t.untracked, othersErr = listOthers(ctx, t.g) })
 	}
-	err := t.listIndex(ctx)
+	t.indexErr = t.listIndex(ctx)
+	close(t.indexed)
 	wg.Wait()
-	return errors.Join(err, othersErr)
+	return errors.Join(t.indexErr, othersErr)
 }
 
 // listIndex reads the index file itself (readIndex), or asks ls-files for
@@ -287,6 +294,42 @@ func wait(ctx context.Context, ch <-chan struct{}) error {
 // status; should status fail, ls-files lists them, so that detection
 // works wherever it did.
 func (t *Tree) Files(ctx context.Context) ([]string, error) {
+	tracked, err := t.Tracked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := t.Untracked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Most trees have no untracked file: the index's list is the list,
+	// shared (callers only read it), with no copy of 100k paths.
+	switch {
+	case len(untracked) == 0:
+		return tracked, nil
+	case len(tracked) == 0:
+		return untracked, nil
+	}
+	return mergeSorted(tracked, untracked), nil
+}
+
+// Tracked is the index's part of Files, sorted. It is ready once the
+// index is read, while git may still be walking the work tree for the
+// untracked files, so a caller can start on it early. Callers only read
+// it.
+func (t *Tree) Tracked(ctx context.Context) ([]string, error) {
+	if err := wait(ctx, t.indexed); err != nil {
+		return nil, err
+	}
+	if t.indexErr != nil {
+		return nil, t.indexErr
+	}
+	return slices.Clip(t.tracked), nil
+}
+
+// Untracked is the rest of Files: the untracked files that are not
+// ignored, sorted, none of them in Tracked.
+func (t *Tree) Untracked(ctx context.Context) ([]string, error) {
 	if err := wait(ctx, t.listed); err != nil {
 		return nil, err
 	}
@@ -296,23 +339,10 @@ func (t *Tree) Files(ctx context.Context) ([]string, error) {
 	if err := wait(ctx, t.statusDone); err != nil {
 		return nil, err
 	}
-	untracked := t.untracked
 	if t.statusErr != nil {
-		others, err := listOthers(ctx, t.g)
-		if err != nil {
-			return nil, err
-		}
-		untracked = others
+		return listOthers(ctx, t.g)
 	}
-	// Most trees have no untracked file: the index's list is the list,
-	// shared (callers only read it), with no copy of 100k paths.
-	switch {
-	case len(untracked) == 0:
-		return slices.Clip(t.tracked), nil
-	case len(t.tracked) == 0:
-		return slices.Clip(untracked), nil
-	}
-	return mergeSorted(t.tracked, untracked), nil
+	return slices.Clip(t.untracked), nil
 }
 
 // mergeSorted merges two sorted lists into one, without duplicates.
@@ -354,7 +384,7 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	n := &Tree{
 		Root: t.Root, Prefix: t.Prefix, GitDir: t.GitDir, CommonDir: t.CommonDir, HeadTree: t.HeadTree,
 		statePath: t.statePath, indexPath: t.indexPath, g: t.g, opts: t.opts, prev: t, now: t.now,
-		listed: make(chan struct{}), statusDone: make(chan struct{}),
+		indexed: make(chan struct{}), listed: make(chan struct{}), statusDone: make(chan struct{}),
 	}
 	defer close(n.listed)
 	defer close(n.statusDone)
@@ -365,6 +395,7 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	fi, err := os.Stat(n.indexPath)
 	if err == nil && t.indexKey.ok && keyOf(fi).same(t.indexKey) && !t.indexKey.coarse() {
 		n.index, n.indexKey, n.tracked = t.index, t.indexKey, t.tracked
+		close(n.indexed)
 	} else {
 		// Untracked files come from status here, so ls-files lists the
 		// index only.

@@ -122,6 +122,38 @@ func TestWalkTreeLocatesAndLists(t *testing.T) {
 	}
 }
 
+// Tracked and Untracked are Files in two parts, in every kind of walk:
+// the index's files, then the untracked ones that are not ignored.
+func TestTrackedAndUntrackedSplitFiles(t *testing.T) {
+	root := treeRepo(t)
+	for name, opts := range map[string]WalkOptions{"full": {}, "files only": {FilesOnly: true}, "index only": {IndexOnly: true}} {
+		t.Run(name, func(t *testing.T) {
+			tr := walk(t, root, opts)
+			tracked, err := tr.Tracked(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			untracked, err := tr.Untracked(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []string{".gitignore", "clean.go", "dirty.go", "sub/deep.go"}; !slices.Equal(tracked, want) {
+				t.Errorf("Tracked = %q, want %q", tracked, want)
+			}
+			if want := []string{"new.txt"}; !slices.Equal(untracked, want) {
+				t.Errorf("Untracked = %q, want %q", untracked, want)
+			}
+			files, err := tr.Files(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := slices.Sorted(slices.Values(append(slices.Clone(tracked), untracked...))); !slices.Equal(files, want) {
+				t.Errorf("Files = %q, want Tracked and Untracked merged: %q", files, want)
+			}
+		})
+	}
+}
+
 func TestWalkTreeNotGit(t *testing.T) {
 	if _, err := WalkTree(t.Context(), t.TempDir(), WalkOptions{}); !errors.Is(err, ErrNotGit) {
 		t.Errorf("plain directory: err = %v, want ErrNotGit", err)
