@@ -174,6 +174,12 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	if err != nil {
 		return nil, &verdict.UsageError{Err: err}
 	}
+	if tree != nil {
+		// The tree's digest (half the fingerprint) needs git's answers
+		// only, not the plan: it is worked out while detection runs, and
+		// takeStamp finds it done (Digest computes once).
+		go func() { _, _ = tree.Digest(ctx) }()
+	}
 	repo, cfg, plan, err := loadPlan(ctx, repo, tree, req.Quick)
 	if err != nil {
 		return nil, err
