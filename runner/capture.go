@@ -22,8 +22,8 @@ var ansiEscape = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
 // Most lines cost one IndexByte and one scanner call, or less when the
 // scanner can pass over a run of lines at once (QuietScanner): a line the
 // scanner passes through unchanged joins a run of such lines that goes to
-// the log and the ring in one copy. Only the tail lines that are shown are split and
-// cleaned of ANSI escapes, once, when the check ends (tailLines).
+// the log and the ring in one copy. Only the tail lines that are shown are
+// split and cleaned of ANSI escapes, once, when the check ends (tailLines).
 type capture struct {
 	mu      sync.Mutex
 	scanner Scanner
