@@ -71,10 +71,15 @@ func (g Git) gitPath(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return g.abs(p), nil
+}
+
+// abs makes a path git printed, relative to where it ran, absolute.
+func (g Git) abs(p string) string {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(g.Dir, p)
 	}
-	return filepath.Clean(p), nil
+	return filepath.Clean(p)
 }
 
 // exitCode returns the exit status wrapped in err, or -1.

@@ -73,10 +73,13 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
+	// One question to git for all the snapshot needs of the real
+	// repository. Should git not answer, the files are still written; only
+	// git inside the snapshot is missing (below).
+	real, realErr := g.describe(ctx)
 	// Recorded for crash recovery: if this vbd is SIGKILLed, the next one
 	// removes base (runner.RecoverOrphans).
-	stateDir, _ := g.gitPath(ctx, "vbd")
-	scratch, err := state.OwnScratch(stateDir, base)
+	scratch, err := state.OwnScratch(real.stateDir, base)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +123,10 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 			}
 		}
 	}
-	if err := initRepo(ctx, g, s.Dir, entries); err != nil {
+	if realErr == nil {
+		realErr = initRepo(ctx, g, real, s.Dir, entries)
+	}
+	if err := realErr; err != nil {
 		// The files are right; only git inside the snapshot is missing.
 		// Checks that do not use git still verify the commit.
 		_ = os.RemoveAll(filepath.Join(s.Dir, ".git"))

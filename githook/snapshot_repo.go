@@ -18,20 +18,14 @@ import (
 // alternates, and the same info/exclude. Every git command here runs with
 // the hook's repository variables removed, so it cannot reach the real
 // repository's index.
-func initRepo(ctx context.Context, g Git, dir string, entries []byte) error {
+func initRepo(ctx context.Context, g Git, real realRepo, dir string, entries []byte) error {
 	snap := Git{Dir: dir, Env: StripRepoEnv(envOrProcess(g.Env))}
-	format, err := g.line(ctx, "rev-parse", "--show-object-format")
-	if err != nil {
-		return err
-	}
+	format := real.format
 	// An empty template: no sample hooks, nothing the snapshot does not need.
 	if _, err := snap.output(ctx, "init", "--quiet", "--template=", "--object-format="+format, dir); err != nil {
 		return err
 	}
-	objects, err := g.gitPath(ctx, "objects")
-	if err != nil {
-		return err
-	}
+	objects := real.objects
 	info := filepath.Join(dir, ".git", "objects", "info")
 	if err := os.MkdirAll(info, 0o755); err != nil {
 		return fmt.Errorf("share objects: %w", err)
@@ -48,29 +42,58 @@ func initRepo(ctx context.Context, g Git, dir string, entries []byte) error {
 	if _, err := snap.output(ctx, "update-index", "-q", "--refresh"); err != nil && exitCode(err) != 1 {
 		return err
 	}
-	if head, err := g.line(ctx, "rev-parse", "-q", "--verify", "HEAD^{commit}"); err == nil {
-		if _, err := snap.output(ctx, "update-ref", "--no-deref", "HEAD", head); err != nil {
+	if real.head != "" {
+		if _, err := snap.output(ctx, "update-ref", "--no-deref", "HEAD", real.head); err != nil {
 			return err
 		}
 	}
 	// info/exclude ignores the same files as in the real tree; shallow
 	// tells git of a shallow clone where history stops, so "git log" in a
 	// check does not look for parents that were never fetched.
-	for _, name := range []string{"info/exclude", "shallow"} {
-		if err := copyGitFile(ctx, g, dir, name); err != nil {
+	for name, src := range map[string]string{"info/exclude": real.exclude, "shallow": real.shallow} {
+		if err := copyGitFile(dir, name, src); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// copyGitFile copies a file of the real git dir, when it exists, into the
-// snapshot's.
-func copyGitFile(ctx context.Context, g Git, dir, name string) error {
-	src, err := g.gitPath(ctx, name)
-	if err != nil {
-		return err
+// realRepo is what a snapshot needs to know of the real repository.
+type realRepo struct {
+	format string // the object format: sha1 or sha256
+	// Absolute paths in its git dir: vbd's state dir, the objects, and
+	// the files copied into the snapshot's git dir.
+	stateDir, objects, exclude, shallow string
+	head                                string // HEAD's commit, "" before the first commit
+}
+
+// describe asks git once for everything a snapshot needs of the real
+// repository: a git process costs milliseconds, and a commit's hook asked
+// six times.
+func (g Git) describe(ctx context.Context) (realRepo, error) {
+	const paths = 5 // the lines before HEAD's
+	out, err := g.output(ctx, "rev-parse", "--show-object-format", "--git-path", "vbd",
+		"--git-path", "objects", "--git-path", "info/exclude", "--git-path", "shallow",
+		"-q", "--verify", "HEAD^{commit}")
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	// With no commit yet, --verify fails quietly (exit 1) after the
+	// other answers are printed: HEAD is then unknown, not an error.
+	if err != nil && !(exitCode(err) == 1 && len(lines) == paths) {
+		return realRepo{}, err
 	}
+	if len(lines) < paths {
+		return realRepo{}, fmt.Errorf("git rev-parse: unexpected answer %q", out)
+	}
+	r := realRepo{format: lines[0], stateDir: g.abs(lines[1]), objects: g.abs(lines[2]), exclude: g.abs(lines[3]), shallow: g.abs(lines[4])}
+	if err == nil && len(lines) == paths+1 {
+		r.head = lines[paths]
+	}
+	return r, nil
+}
+
+// copyGitFile copies src, a file of the real git dir, when it exists, to
+// name in the snapshot's.
+func copyGitFile(dir, name, src string) error {
 	data, err := os.ReadFile(src)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -60,10 +60,21 @@ func TestMaterialise(t *testing.T) {
 	r.write("build/out.o", "build output is not a dependency\n")
 	r.write("libs/sub/lib.txt", "edited in the submodule\n")
 
+	// A local ignore rule the snapshot's git must share.
+	r.write(".git/info/exclude", "local-only.txt\n")
+
 	before := r.fingerprint()
 	s, err := Materialise(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
+	}
+	// (vbd adds the dependency links it made after the real rules.)
+	if b, err := os.ReadFile(filepath.Join(s.Dir, ".git", "info", "exclude")); err != nil || !strings.HasPrefix(string(b), "local-only.txt\n") {
+		t.Errorf("snapshot's info/exclude = %q, %v; want the real one first", b, err)
+	}
+	// The snapshot is recorded in the real state dir for crash recovery.
+	if owned, _ := os.ReadDir(filepath.Join(r.dir, ".git", "vbd", "owned")); len(owned) == 0 {
+		t.Error("no ownership record of the snapshot in .git/vbd/owned")
 	}
 	if !strings.HasPrefix(filepath.Base(filepath.Dir(s.Dir)), SnapshotPrefix) || filepath.Base(s.Dir) != filepath.Base(r.dir) {
 		t.Errorf("snapshot at %s: want <tmp>/%s*/<repo name>", s.Dir, SnapshotPrefix)
