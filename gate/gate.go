@@ -18,7 +18,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -91,11 +90,12 @@ type Request struct {
 	NoCache bool
 	// Caller says who asked, for the receipt.
 	Caller receipt.Caller
-	// StateFrom, when set, is the directory whose repository keeps the
-	// state (logs, receipts): a snapshot of the index is verified in a
-	// temp dir, but its records belong to the real repository. The
-	// fingerprint is then taken as of a staged snapshot.
-	StateFrom string
+	// StateFrom, when set (Root not empty), is the repository that keeps
+	// the state (logs, receipts): a snapshot of the index is verified in
+	// a temp dir, but its records belong to the real repository. The
+	// fingerprint is then taken as of a staged snapshot. A Repo from
+	// state.Find knows its state dir without asking git again.
+	StateFrom state.Repo
 	// Verified says what the checks run on, for the receipt; empty means
 	// receipt.VerifiedWorkTree.
 	Verified string
@@ -169,7 +169,7 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	// One walk of the tree serves detection, the fingerprint and the
 	// tree guard (issue 15 §3). A staged snapshot is fingerprinted as of
 	// its HEAD and index only.
-	staged := req.StateFrom != ""
+	staged := req.StateFrom.Root != ""
 	repo, tree, err := state.Locate(ctx, req.Dir, state.WalkOptions{IndexOnly: staged})
 	if err != nil {
 		return nil, &verdict.UsageError{Err: err}
@@ -194,7 +194,7 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	var stateDir string
 	switch {
 	case staged:
-		stateDir, err = stateDirOf(ctx, req.StateFrom)
+		stateDir, err = state.Dir(req.StateFrom)
 	case tree != nil:
 		stateDir, err = tree.StateDir()
 	default:
@@ -220,29 +220,6 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 		return nil, err
 	}
 	return v, nil
-}
-
-// stateDirOf is the state dir of the repository holding dir, where a
-// staged snapshot's records go: one git process where state.Find and
-// state.Dir would take two.
-func stateDirOf(ctx context.Context, dir string) (string, error) {
-	out, err := state.Git(ctx, dir, "rev-parse", "--absolute-git-dir", "--git-path", "vbd")
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if err != nil || len(lines) != 2 {
-		repo, err := state.Find(dir)
-		if err != nil {
-			return "", &verdict.UsageError{Err: err}
-		}
-		return state.Dir(repo)
-	}
-	p := lines[1]
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(dir, p)
-	}
-	if err := os.MkdirAll(p, 0o755); err != nil {
-		return "", fmt.Errorf("create state dir: %w", err)
-	}
-	return p, nil
 }
 
 // applyScope marks the runnable checks the scope leaves out as skipped,
@@ -298,7 +275,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	}
 	expected := expectedDurations(v.StateDir, runnable, jobs, receipt.ModeOf(req.Quick))
 	tasks, cleared := tasksOf(v.Repo.Root, runnable, req.Environ, timeout, expected)
-	sandboxTasks(tasks, runnable, v.Repo.Root, v.StateDir, req.StateFrom != "")
+	sandboxTasks(tasks, runnable, v.Repo.Root, v.StateDir, req.StateFrom.Root != "")
 	warnings = append(warnings, v.Plan.Warnings...)
 	for _, kv := range cleared {
 		warnings = append(warnings, fmt.Sprintf("cleared %s for checks: it could turn a failing check into a pass", kv))

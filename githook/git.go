@@ -180,24 +180,30 @@ func RepoEnvNames(env []string) []string {
 // repository of its own (the tests of any git tool do) would otherwise
 // stage its files into the index being committed.
 func OwnIndex(ctx context.Context, g Git) (bool, error) {
-	args := []string{"rev-parse", "--absolute-git-dir", "--git-path", "index"}
-	hook, err := g.output(ctx, args...)
+	f, err := factsOf(ctx, g)
 	if err != nil {
 		return false, fmt.Errorf("find the index being committed: %w", err)
 	}
-	a := resolvedLines(g.Dir, hook)
+	return ownIndex(ctx, g, f)
+}
+
+// OwnIndex is OwnIndex for the index Inspect looked at, with what Inspect
+// already asked git.
+func (s Staged) OwnIndex(ctx context.Context, g Git) (bool, error) {
+	return ownIndex(ctx, g, s.facts)
+}
+
+func ownIndex(ctx context.Context, g Git, f repoFacts) (bool, error) {
+	a := []string{f.gitDir, f.index}
 	var b []string
 	if onlyIndexVars(envOrProcess(g.Env)) {
 		// git finds the same repository without GIT_INDEX_FILE, and its
 		// own index is then always <git dir>/index: no second process
 		// (a commit's hook pays for every one).
-		if len(a) != 2 {
-			return false, nil
-		}
-		b = []string{a[0], state.RealPath(filepath.Join(a[0], "index"))}
+		b = []string{f.gitDir, state.RealPath(filepath.Join(f.gitDir, "index"))}
 	} else {
 		plain := Git{Dir: g.Dir, Env: StripRepoEnv(envOrProcess(g.Env))}
-		own, err := plain.output(ctx, args...)
+		own, err := plain.output(ctx, "rev-parse", "--absolute-git-dir", "--git-path", "index")
 		if err != nil {
 			return false, nil //nolint:nilerr // git finds no repository here without the variables: not its own index
 		}

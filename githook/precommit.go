@@ -78,7 +78,7 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 	// index committed is the repository's own (not git commit -a's or
 	// git commit <paths>'s temporary one), so checks need no variable of
 	// the hook to see it.
-	ownIndex, err := OwnIndex(ctx, git)
+	ownIndex, err := staged.OwnIndex(ctx, git)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 	}
 	var snap *Snapshot
 	if !staged.WorkTreeMatches() || !ownIndex {
-		if snap, err = Materialise(ctx, git); err != nil {
+		if snap, err = staged.Materialise(ctx, git); err != nil {
 			return nil, fmt.Errorf("copy the index to a snapshot: %w", err)
 		}
 		defer func() {
@@ -97,7 +97,7 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 				fmt.Fprintf(req.Warn, "vbd: warning: %v\n", err)
 			}
 		}()
-		greq.Dir, greq.Verified, greq.StateFrom = snap.Dir, receipt.VerifiedStaged, repo.Root
+		greq.Dir, greq.Verified, greq.StateFrom = snap.Dir, receipt.VerifiedStaged, repo
 	}
 	// The scope needs every root of the plan before the gate asks about
 	// the first check: the gate hands over the plan it detected, and the

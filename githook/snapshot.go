@@ -62,7 +62,26 @@ type Snapshot struct {
 // commit. The links give checks the real directories, not read-only
 // copies: a tool that writes a cache there writes it in the work tree's
 // ignored directory, which no commit records.
-func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
+func Materialise(ctx context.Context, g Git) (*Snapshot, error) {
+	f, factsErr := factsOf(ctx, g)
+	_, skipped, err := hiddenEntries(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	return materialise(ctx, g, f, factsErr, presentIn(g.Dir, skipped))
+}
+
+// Materialise is Materialise of the index Inspect looked at, with what
+// Inspect already asked git.
+func (s Staged) Materialise(ctx context.Context, g Git) (*Snapshot, error) {
+	return materialise(ctx, g, s.facts, nil, s.skipPresent)
+}
+
+// materialise writes the snapshot. f is what git said of the real
+// repository; should it not have answered (factsErr), the files are still
+// written, and only git inside the snapshot is missing. skipPresent are
+// the skip-worktree entries present in the work tree.
+func materialise(ctx context.Context, g Git, f repoFacts, factsErr error, skipPresent []string) (_ *Snapshot, err error) {
 	root := g.Dir
 	parent, err := snapshotParent(ctx, g)
 	if err != nil {
@@ -73,13 +92,9 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 	if err != nil {
 		return nil, err
 	}
-	// One question to git for all the snapshot needs of the real
-	// repository. Should git not answer, the files are still written; only
-	// git inside the snapshot is missing (below).
-	real, realErr := g.describe(ctx)
 	// Recorded for crash recovery: if this vbd is SIGKILLed, the next one
 	// removes base (runner.RecoverOrphans).
-	scratch, err := state.OwnScratch(real.stateDir, base)
+	scratch, err := state.OwnScratch(f.real.stateDir, base)
 	if err != nil {
 		return nil, err
 	}
@@ -100,9 +115,7 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 	// checkout they are absent from the work tree too, and stay absent;
 	// one that is present (a "local override" hidden with skip-worktree)
 	// is committed as the index has it, so the snapshot holds that.
-	if _, skipped, err := hiddenEntries(ctx, g); err != nil {
-		return nil, err
-	} else if present := presentIn(root, skipped); len(present) > 0 {
+	if present := skipPresent; len(present) > 0 {
 		list := strings.Join(present, "\x00") + "\x00"
 		if _, err := g.run(ctx, strings.NewReader(list), "checkout-index", "--ignore-skip-worktree-bits", "-z", "--stdin", prefix); err != nil {
 			s.Notes = append(s.Notes, fmt.Sprintf("%s marked skip-worktree, so the snapshot lacks the committed version (%v)", listPaths(present), err))
@@ -123,10 +136,10 @@ func Materialise(ctx context.Context, g Git) (_ *Snapshot, err error) {
 			}
 		}
 	}
-	if realErr == nil {
-		realErr = initRepo(ctx, g, real, s.Dir, entries)
+	if factsErr == nil {
+		factsErr = initRepo(ctx, g, f.real, s.Dir, entries)
 	}
-	if err := realErr; err != nil {
+	if err := factsErr; err != nil {
 		// The files are right; only git inside the snapshot is missing.
 		// Checks that do not use git still verify the commit.
 		_ = os.RemoveAll(filepath.Join(s.Dir, ".git"))

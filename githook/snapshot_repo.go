@@ -67,30 +67,6 @@ type realRepo struct {
 	head                                string // HEAD's commit, "" before the first commit
 }
 
-// describe asks git once for everything a snapshot needs of the real
-// repository: a git process costs milliseconds, and a commit's hook asked
-// six times.
-func (g Git) describe(ctx context.Context) (realRepo, error) {
-	const paths = 5 // the lines before HEAD's
-	out, err := g.output(ctx, "rev-parse", "--show-object-format", "--git-path", "vbd",
-		"--git-path", "objects", "--git-path", "info/exclude", "--git-path", "shallow",
-		"-q", "--verify", "HEAD^{commit}")
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	// With no commit yet, --verify fails quietly (exit 1) after the
-	// other answers are printed: HEAD is then unknown, not an error.
-	if err != nil && !(exitCode(err) == 1 && len(lines) == paths) {
-		return realRepo{}, err
-	}
-	if len(lines) < paths {
-		return realRepo{}, fmt.Errorf("git rev-parse: unexpected answer %q", out)
-	}
-	r := realRepo{format: lines[0], stateDir: g.abs(lines[1]), objects: g.abs(lines[2]), exclude: g.abs(lines[3]), shallow: g.abs(lines[4])}
-	if err == nil && len(lines) == paths+1 {
-		r.head = lines[paths]
-	}
-	return r, nil
-}
-
 // copyGitFile copies src, a file of the real git dir, when it exists, to
 // name in the snapshot's.
 func copyGitFile(dir, name, src string) error {

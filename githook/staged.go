@@ -39,6 +39,11 @@ type Staged struct {
 	// InProgress names an operation under way: "merge", "rebase",
 	// "cherry-pick", "revert", or "" for none.
 	InProgress string
+
+	// facts and skipPresent are what Inspect learnt that OwnIndex and
+	// Materialise need too, so that they need not ask git again.
+	facts       repoFacts
+	skipPresent []string // skip-worktree entries present in the work tree
 }
 
 // WorkTreeMatches reports whether the work tree holds exactly what is
@@ -55,9 +60,10 @@ func (s Staged) WorkTreeMatches() bool {
 func Inspect(ctx context.Context, g Git) (Staged, error) {
 	var s Staged
 	var err error
-	if s.InProgress, s.HasHead, err = inProgress(ctx, g); err != nil {
+	if s.facts, err = factsOf(ctx, g); err != nil {
 		return s, err
 	}
+	s.InProgress, s.HasHead = s.facts.inProgress, s.facts.hasHead
 	// --ignore-submodules=none and --untracked-files=normal override the
 	// user's config: a submodule at another commit, or an untracked file,
 	// means the work tree is not the snapshot whatever git status usually
@@ -74,7 +80,8 @@ func Inspect(ctx context.Context, g Git) (Staged, error) {
 	if err != nil {
 		return s, err
 	}
-	s.Unchecked = append(assumed, presentIn(g.Dir, skipped)...)
+	s.skipPresent = presentIn(g.Dir, skipped)
+	s.Unchecked = append(assumed, s.skipPresent...)
 	slices.Sort(s.Unchecked)
 	return s, nil
 }
@@ -112,46 +119,67 @@ func parseStatus(out []byte, s *Staged) error {
 	return nil
 }
 
-// inProgress names the operation under way, read from the files git keeps
-// in the git dir while it lasts, and says whether HEAD names a commit
-// (one git process for both: a commit's hook pays for every one).
-func inProgress(ctx context.Context, g Git) (op string, hasHead bool, err error) {
-	ops := []struct{ file, name string }{
-		{"rebase-merge", "rebase"},
-		{"rebase-apply", "rebase"},
-		{"MERGE_HEAD", "merge"},
-		{"CHERRY_PICK_HEAD", "cherry-pick"},
-		{"REVERT_HEAD", "revert"},
-	}
-	args := []string{"rev-parse"}
-	for _, op := range ops {
+// repoFacts is what the pre-commit path asks git of the repository being
+// committed, all in one rev-parse: each git process costs milliseconds,
+// and a commit's hook pays for every one. It is asked with the hook's
+// environment, so index is the index being committed.
+type repoFacts struct {
+	// gitDir and index are real absolute paths (OwnIndex).
+	gitDir, index string
+	// real is what a snapshot mirrors.
+	real realRepo
+	// inProgress names an operation under way ("merge", "rebase", ...).
+	inProgress string
+	hasHead    bool
+}
+
+// inProgressFiles are the files of the git dir that mean an operation is
+// under way, and its name.
+var inProgressFiles = []struct{ file, name string }{
+	{"rebase-merge", "rebase"},
+	{"rebase-apply", "rebase"},
+	{"MERGE_HEAD", "merge"},
+	{"CHERRY_PICK_HEAD", "cherry-pick"},
+	{"REVERT_HEAD", "revert"},
+}
+
+// factsOf asks git for repoFacts.
+func factsOf(ctx context.Context, g Git) (repoFacts, error) {
+	args := []string{"rev-parse", "--absolute-git-dir", "--git-path", "index", "--show-object-format",
+		"--git-path", "vbd", "--git-path", "objects", "--git-path", "info/exclude", "--git-path", "shallow"}
+	for _, op := range inProgressFiles {
 		args = append(args, "--git-path", op.file)
 	}
 	// --verify goes last: on an unborn HEAD it prints nothing and exits 1,
-	// after the paths.
+	// after the rest.
 	args = append(args, "-q", "--verify", "HEAD^{commit}")
+	const before = 7 // lines before the in-progress files'
+	paths := before + len(inProgressFiles)
 	out, err := g.output(ctx, args...)
-	paths := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	var f repoFacts
 	switch {
-	case err == nil && len(paths) == len(ops)+1:
-		hasHead = true
-	case exitCode(err) == 1 && len(paths) == len(ops):
+	case err == nil && len(lines) == paths+1:
+		f.hasHead = true
+		f.real.head = lines[paths]
+	case exitCode(err) == 1 && len(lines) == paths:
 	default:
 		if err == nil {
 			err = fmt.Errorf("unexpected rev-parse output %q", out)
 		}
-		return "", false, fmt.Errorf("look for HEAD and a merge or rebase in progress: %w", err)
+		return f, fmt.Errorf("look for HEAD and a merge or rebase in progress: %w", err)
 	}
-	for i, o := range ops {
-		p := paths[i]
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(g.Dir, p)
-		}
-		if _, err := os.Lstat(p); err == nil {
-			return o.name, hasHead, nil
+	resolved := resolvedLines(g.Dir, []byte(strings.Join(lines[:2], "\n")))
+	f.gitDir, f.index = resolved[0], resolved[1]
+	f.real.format = lines[2]
+	f.real.stateDir, f.real.objects, f.real.exclude, f.real.shallow = g.abs(lines[3]), g.abs(lines[4]), g.abs(lines[5]), g.abs(lines[6])
+	for i, o := range inProgressFiles {
+		if _, err := os.Lstat(g.abs(lines[before+i])); err == nil {
+			f.inProgress = o.name
+			break
 		}
 	}
-	return "", hasHead, nil
+	return f, nil
 }
 
 // hiddenEntries lists the index entries whose work-tree state git status
