@@ -249,22 +249,36 @@ func (d *detector) configure() {
 			if cfg.disableLine > 0 {
 				at = fmt.Sprintf("%s:%d", ConfigFile, cfg.disableLine)
 			}
-			d.warn(fmt.Sprintf("%s: disable names %q, which matches no check; use a name from this list: %s",
-				at, name, d.nameList()))
+			d.warn(fmt.Sprintf("%s: disable names %q, which matches no check; %s", at, name, d.nameHint(name)))
 		}
 	}
 }
 
-// nameList lists the plan's check names for messages.
-func (d *detector) nameList() string {
+// maxNamesShown bounds the names a message lists: a big monorepo's plan
+// has hundreds, and the full list is one `vbd list` away.
+const maxNamesShown = 12
+
+// nameHint says which name was likely meant, or which names there are.
+func (d *detector) nameHint(name string) string {
 	names := make([]string, 0, len(d.entries))
 	for _, e := range d.entries {
-		names = append(names, fmt.Sprintf("%q", e.check.Name))
+		names = append(names, e.check.Name)
 	}
 	if len(names) == 0 {
-		return "(no checks detected)"
+		return "no checks were detected"
 	}
-	return strings.Join(names, ", ")
+	if s := Suggest(name, names); s != "" {
+		return fmt.Sprintf("did you mean %q? (`vbd list` shows every name)", s)
+	}
+	quoted := make([]string, 0, min(len(names), maxNamesShown))
+	for _, n := range names[:min(len(names), maxNamesShown)] {
+		quoted = append(quoted, fmt.Sprintf("%q", n))
+	}
+	list := strings.Join(quoted, ", ")
+	if more := len(names) - len(quoted); more > 0 {
+		list += fmt.Sprintf(" and %d more (`vbd list` shows them all)", more)
+	}
+	return "use a name from this list: " + list
 }
 
 // markQuick skips slow checks in quick mode. They stay in the plan, so the

@@ -438,3 +438,47 @@ func TestWorkUses(t *testing.T) {
 		})
 	}
 }
+
+// A disable entry that names no check says which name was likely meant,
+// and otherwise lists a bounded number of names: a big plan's full list
+// made one typo a warning of kilobytes.
+func TestUnmatchedDisableHint(t *testing.T) {
+	big, bigFiles := monorepo20k()
+	tests := map[string]struct {
+		fsys  fstest.MapFS
+		files []string
+		name  string
+		want  []string // substrings of the warning
+		not   string
+	}{
+		"a typo":            {fsys: fsOf(goModuleFiles(".")...), name: "go vte", want: []string{`disable names "go vte"`, `did you mean "go vet"?`}},
+		"a small plan":      {fsys: fsOf(goModuleFiles(".")...), name: "lint", want: []string{`use a name from this list: "go vet", "go build", "go test"`}, not: "more"},
+		"a big plan":        {fsys: big, files: bigFiles, name: "CI", want: []string{"use a name from this list: ", " more (`vbd list` shows them all)"}},
+		"nothing to choose": {fsys: fsOf(), name: "go vet", want: []string{"no checks were detected"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			plan, err := Detect(tc.fsys, Options{Files: tc.files, Config: &Config{Disable: []string{tc.name}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warning string
+			for _, w := range plan.Warnings {
+				if strings.Contains(w, "disable names") {
+					warning = w
+				}
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(warning, want) {
+					t.Errorf("warning %q lacks %q", warning, want)
+				}
+			}
+			if tc.not != "" && strings.Contains(warning, tc.not) {
+				t.Errorf("warning %q has %q", warning, tc.not)
+			}
+			if len(warning) > 800 {
+				t.Errorf("warning of %d bytes: %.200q…", len(warning), warning)
+			}
+		})
+	}
+}
