@@ -56,7 +56,8 @@ md() { printf '%s\n' "$*" >>"$report"; }
 now() { date +%s%N; }
 
 vbd=$work/bin/vbd
-(cd "$root" && go build -o "$vbd" ./cmd/vbd)
+# Built as `make build` and the README's install build it: without cgo.
+(cd "$root" && CGO_ENABLED=0 go build -o "$vbd" ./cmd/vbd)
 commit=$(git -C "$root" rev-parse --short HEAD)
 git -C "$root" diff --quiet HEAD -- . 2>/dev/null || commit="$commit (with uncommitted changes)"
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
