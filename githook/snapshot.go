@@ -115,10 +115,10 @@ func materialise(ctx context.Context, g Git, f repoFacts, factsErr error, skipPr
 	// checkout they are absent from the work tree too, and stay absent;
 	// one that is present (a "local override" hidden with skip-worktree)
 	// is committed as the index has it, so the snapshot holds that.
-	if present := skipPresent; len(present) > 0 {
-		list := strings.Join(present, "\x00") + "\x00"
+	if len(skipPresent) > 0 {
+		list := strings.Join(skipPresent, "\x00") + "\x00"
 		if _, err := g.run(ctx, strings.NewReader(list), "checkout-index", "--ignore-skip-worktree-bits", "-z", "--stdin", prefix); err != nil {
-			s.Notes = append(s.Notes, fmt.Sprintf("%s marked skip-worktree, so the snapshot lacks the committed version (%v)", listPaths(present), err))
+			s.Notes = append(s.Notes, fmt.Sprintf("%s marked skip-worktree, so the snapshot lacks the committed version (%v)", listPaths(skipPresent), err))
 		}
 	}
 	entries, err := g.output(ctx, "ls-files", "--stage", "-z")

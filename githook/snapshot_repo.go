@@ -20,17 +20,15 @@ import (
 // repository's index.
 func initRepo(ctx context.Context, g Git, real realRepo, dir string, entries []byte) error {
 	snap := Git{Dir: dir, Env: StripRepoEnv(envOrProcess(g.Env))}
-	format := real.format
 	// An empty template: no sample hooks, nothing the snapshot does not need.
-	if _, err := snap.output(ctx, "init", "--quiet", "--template=", "--object-format="+format, dir); err != nil {
+	if _, err := snap.output(ctx, "init", "--quiet", "--template=", "--object-format="+real.format, dir); err != nil {
 		return err
 	}
-	objects := real.objects
 	info := filepath.Join(dir, ".git", "objects", "info")
 	if err := os.MkdirAll(info, 0o755); err != nil {
 		return fmt.Errorf("share objects: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(objects+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(real.objects+"\n"), 0o644); err != nil {
 		return fmt.Errorf("share objects: %w", err)
 	}
 	if _, err := snap.run(ctx, bytes.NewReader(entries), "update-index", "-z", "--index-info"); err != nil {
