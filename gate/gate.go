@@ -96,6 +96,12 @@ type Request struct {
 	// fingerprint is then taken as of a staged snapshot. A Repo from
 	// state.Find knows its state dir without asking git again.
 	StateFrom state.Repo
+	// Tree, when set, is a walk of Dir's work tree the caller has just
+	// made (the agent hook fingerprints the tree against its session's
+	// baseline first), used instead of walking it again: on a big tree a
+	// walk is a `git status` of hundreds of milliseconds. Not used with
+	// StateFrom.
+	Tree *state.Tree
 	// Verified says what the checks run on, for the receipt; empty means
 	// receipt.VerifiedWorkTree.
 	Verified string
@@ -170,8 +176,14 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	// tree guard (issue 15 §3). A staged snapshot is fingerprinted as of
 	// its HEAD and index only.
 	staged := req.StateFrom.Root != ""
-	repo, tree, err := state.Locate(ctx, req.Dir, state.WalkOptions{IndexOnly: staged})
-	if err != nil {
+	var (
+		repo state.Repo
+		tree *state.Tree
+		err  error
+	)
+	if req.Tree != nil && !staged {
+		repo, tree = req.Tree.Repo(), req.Tree
+	} else if repo, tree, err = state.Locate(ctx, req.Dir, state.WalkOptions{IndexOnly: staged}); err != nil {
 		return nil, &verdict.UsageError{Err: err}
 	}
 	if tree != nil {

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/gitshim"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -367,5 +369,44 @@ func TestLimits(t *testing.T) {
 				t.Errorf("got budget %s jobs %d, want %s and %d", budget, jobs, c.budget, c.jobs)
 			}
 		})
+	}
+}
+
+// A walk the caller made (the agent hook's baseline check) is verified
+// from, not walked again: no second rev-parse or status before the checks,
+// and the same fingerprint and reuse as a walk of Verify's own.
+func TestVerifyGoesOnFromTheCallersWalk(t *testing.T) {
+	dir := repo(t, threeChecks)
+	ok := map[string]fakeRun{"lint": {}, "unit": {ev: passed(2)}, "sub": {ev: passed(1)}}
+	req := Request{Dir: dir, Runner: &fakeRunner{runs: ok}, Environ: []string{"PATH=/usr/bin:/bin"}}
+	own, err := Verify(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := own.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	log := gitshim.Install(t)
+	tree, err := state.WalkTree(context.Background(), dir, state.WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tree.Digest(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	walked := len(gitshim.Calls(t, log))
+	req.Tree = tree
+	given, err := Verify(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := gitshim.Calls(t, log); len(calls) != walked {
+		t.Errorf("Verify with a walk ran git again:\n%s", strings.Join(calls[walked:], "\n"))
+	}
+	if given.Stamp == nil || given.Stamp.Fingerprint != own.Stamp.Fingerprint || given.Reused == nil {
+		t.Errorf("from the given walk: stamp %+v, reused %+v; want the own walk's fingerprint %s, reused", given.Stamp, given.Reused, own.Stamp.Fingerprint)
 	}
 }

@@ -68,7 +68,7 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 	// The budget is for the whole answer: what reading the input and
 	// looking at the tree took is spent.
 	budget := max(g.budget-g.env.Now().Sub(g.start), minBudget)
-	req := Request{Dir: g.dir, Quick: g.opts.Quick, Budget: budget, Harness: in.Harness, Event: in.Event, Session: in.Session, TaskID: in.TaskID}
+	req := Request{Dir: g.dir, Quick: g.opts.Quick, Budget: budget, Harness: in.Harness, Event: in.Event, Session: in.Session, TaskID: in.TaskID, Tree: g.tree}
 	verify := g.env.Verify
 	if verify == nil {
 		verify = gateVerifier(g.env.Environ)
@@ -143,7 +143,13 @@ func (g *gate) fingerprint(root string) (string, error) {
 	if g.env.Fingerprint != nil {
 		return g.env.Fingerprint(root)
 	}
-	return receipt.Fingerprint(root)
+	ctx := context.Background()
+	t, err := receipt.Walk(ctx, root, false)
+	if err != nil {
+		return "", err
+	}
+	g.tree = t
+	return receipt.TreeFingerprint(ctx, t)
 }
 
 func (g *gate) recordBaseline(ctx context.Context, root string, st Store, locErr error) {

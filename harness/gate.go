@@ -67,6 +67,10 @@ type Request struct {
 	Event   string
 	Session string
 	TaskID  string
+	// Tree is the walk of the work tree the gate made to compare it with
+	// the session's baseline, or nil: verifying goes on from it rather
+	// than walking the tree again.
+	Tree *state.Tree
 }
 
 // Run is a finished verification as the gate needs it.
@@ -128,7 +132,8 @@ type Env struct {
 	// means state.Find and state.Dir.
 	Locate func(dir string) (root, stateDir string, err error)
 	// Fingerprint is the tree's fingerprint, for the session baseline; nil
-	// means receipt.Fingerprint.
+	// means the tree's walk (receipt.TreeFingerprint), which verifying
+	// then goes on from.
 	Fingerprint func(root string) (string, error)
 	// FallbackStateDir keeps the block count when the repository's state
 	// dir cannot be found; empty means the user's cache dir.
@@ -149,6 +154,10 @@ type gate struct {
 	dir    string
 	budget time.Duration
 	notes  []string
+
+	// tree is the walk fingerprint made of the work tree, which verify
+	// goes on from; nil before, or when Env.Fingerprint stands in.
+	tree *state.Tree
 
 	start    time.Time
 	mu       sync.Mutex

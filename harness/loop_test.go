@@ -221,6 +221,11 @@ func TestSessionStartBaseline(t *testing.T) {
 	if len(reqs) != 1 || !strings.HasPrefix(a.Stdout, `{"decision":"block"`) {
 		t.Errorf("changed tree: %+v, %d verifications; want the checks to run and block", a, len(reqs))
 	}
+	// The walk that found the change is handed on, so the tree is not
+	// walked twice (on a big tree, two `git status`es).
+	if len(reqs) == 1 && (reqs[0].Tree == nil || reqs[0].Tree.Root != repo) {
+		t.Errorf("changed tree: the verification got walk %+v, want the baseline check's walk of %s", reqs[0].Tree, repo)
+	}
 	// Back to the baseline content: nothing changed since the start.
 	writeFile(t, filepath.Join(repo, "a.txt"), "one\n")
 	if _, reqs = serve(SyntheticEvent(Claude, "Stop", repo, "S"), fail); len(reqs) != 0 {

@@ -13,7 +13,7 @@ import (
 func gateVerifier(environ []string) func(context.Context, Request) (*Run, error) {
 	return func(ctx context.Context, r Request) (*Run, error) {
 		v, err := vbdgate.Verify(ctx, vbdgate.Request{
-			Dir: r.Dir, Quick: r.Quick, Budget: r.Budget, Environ: environ,
+			Dir: r.Dir, Quick: r.Quick, Budget: r.Budget, Environ: environ, Tree: r.Tree,
 			Caller: receipt.Caller{Kind: vbdgate.CallerHook, Harness: string(r.Harness), Event: r.Event, Session: r.Session, TaskID: r.TaskID},
 		})
 		if err != nil {

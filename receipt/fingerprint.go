@@ -53,20 +53,23 @@ func StagedFingerprint(repoRoot string, extra ...string) (string, error) {
 }
 
 func fingerprint(root string, staged bool, extra []string) (string, error) {
-	tree, err := treeOf(context.Background(), root, staged)
-	if err != nil {
-		return "", err
-	}
-	return combine(tree, staged, extra), nil
-}
-
-// treeOf is the digest of the tree part of a fingerprint.
-func treeOf(ctx context.Context, root string, staged bool) (string, error) {
+	ctx := context.Background()
 	t, err := Walk(ctx, root, staged)
 	if err != nil {
 		return "", err
 	}
-	return t.Digest(ctx)
+	return TreeFingerprint(ctx, t, extra...)
+}
+
+// TreeFingerprint is Fingerprint (or StagedFingerprint, for a staged walk)
+// of a walk already made: a caller that goes on to verify the same tree
+// passes the walk on (gate.Request.Tree) instead of walking twice.
+func TreeFingerprint(ctx context.Context, t *Tree, extra ...string) (string, error) {
+	digest, err := t.Digest(ctx)
+	if err != nil {
+		return "", err
+	}
+	return combine(digest, t.IndexOnly(), extra), nil
 }
 
 // combine hashes a tree digest with its domain and the extra inputs.
