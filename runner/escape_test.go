@@ -264,6 +264,7 @@ func TestKilledVbdLeavesNothingRunning(t *testing.T) {
 	}
 	recs, _ := os.ReadDir(filepath.Join(dir, "owned"))
 	env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", escapee))
+	orphaned, _ := state.Orphaned(dir)
 	note, err := RecoverOrphans(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +276,7 @@ func TestKilledVbdLeavesNothingRunning(t *testing.T) {
 				marker = kv
 			}
 		}
-		t.Errorf("note = %q; records %v; escapee's %s", note, recs, marker)
+		t.Errorf("note = %q; records %v, of which orphaned %+v (vbd pid %d); escapee's %s", note, recs, orphaned, vbd.Process.Pid, marker)
 	}
 	waitDead(t, escapee)
 	if left, _ := os.ReadDir(filepath.Join(dir, "owned")); len(left) != 0 {
