@@ -313,24 +313,19 @@ func TestStdinNeverClosedStillAnswers(t *testing.T) {
 // margin. One that honours the context is cancelled before that.
 func TestDeadline(t *testing.T) {
 	var cancelled atomic.Bool
-	// The stuck verification returns when the test ends, not after a
-	// sleep: no goroutine outlives the test.
-	release := make(chan struct{})
-	t.Cleanup(func() { close(release) })
-	for name, verify := range map[string]func(context.Context, Request) (*Run, error){
-		"ignores-ctx": func(context.Context, Request) (*Run, error) {
-			<-release
-			return passingRun(), nil
-		},
-		"honours-ctx": func(ctx context.Context, _ Request) (*Run, error) {
-			<-ctx.Done()
-			cancelled.Store(true)
-			return nil, context.Cause(ctx)
-		},
-	} {
+	honours := func(ctx context.Context, _ Request) (*Run, error) {
+		<-ctx.Done()
+		cancelled.Store(true)
+		return nil, context.Cause(ctx)
+	}
+	for _, name := range []string{"ignores-ctx", "honours-ctx"} {
 		t.Run(name, func(t *testing.T) {
+			verify, dir := honours, t.TempDir()
+			if name == "ignores-ctx" {
+				verify, dir = stuck(t)
+			}
 			start := time.Now()
-			a, _ := serveIn(t, t.TempDir(), []string{"copilot", "--budget", "200ms"}, SyntheticEvent(Copilot, "agentStop", "/repo", "s"), verify)
+			a, _ := serveIn(t, dir, []string{"copilot", "--budget", "200ms"}, SyntheticEvent(Copilot, "agentStop", "/repo", "s"), verify)
 			took := time.Since(start)
 			// budget + margin is 1.2s; a loaded machine adds a little; the
 			// stuck verification must not.
@@ -346,6 +341,34 @@ func TestDeadline(t *testing.T) {
 	if !cancelled.Load() {
 		t.Error("the verification's context was not cancelled before the deadline")
 	}
+}
+
+// stuck returns a verification that ignores its context and returns a
+// passing run only when the test ends, and a state dir for it. vbd answers
+// without it; the late run then records the suite's time in that dir. The
+// dir is removed once that write is done, not before: a t.TempDir, removed
+// first, was made again by the late write and left in TMPDIR.
+func stuck(t *testing.T) (func(context.Context, Request) (*Run, error), string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "vbd-harness-late")
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	t.Cleanup(func() {
+		close(release) // no goroutine outlives the test
+		late := filepath.Join(dir, "hooks", "suite.json")
+		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+			if _, err := os.Stat(late); err == nil {
+				break
+			}
+		}
+		_ = os.RemoveAll(dir)
+	})
+	return func(context.Context, Request) (*Run, error) {
+		<-release
+		return passingRun(), nil
+	}, dir
 }
 
 func TestBackgroundTasksBlockWithoutChecks(t *testing.T) {

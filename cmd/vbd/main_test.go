@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -43,12 +44,14 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	raced := builtWithRace(vbd)
 	// Once for all scripts: `go env` costs a process per script otherwise.
 	goenv := goEnv("GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT")
+	var root sync.Once
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
 		Setup: func(env *testscript.Env) error {
+			root.Do(func() { leavesNothing(t, filepath.Dir(env.WorkDir)) })
 			env.Setenv("PATH", filepath.Dir(vbd)+string(filepath.ListSeparator)+env.Getenv("PATH"))
 			return setupScriptEnv(env, goenv)
 		},
@@ -69,6 +72,30 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"procs":     cmdProcs,
 		},
 	}
+}
+
+// leavesNothing fails the test if the scripts leave anything in root, the
+// dir testscript made in TMPDIR for their work dirs, once they have all
+// ended: testscript removes each work dir, and root only if it is then
+// empty. Something a script wrote beside its work dir (../x), or a HOME
+// not removed, stayed in TMPDIR after every run of the suite.
+func leavesNothing(t *testing.T, root string) {
+	t.Cleanup(func() {
+		if f := flag.Lookup("testwork"); f != nil && f.Value.String() == "true" {
+			return
+		}
+		// testscript removes root when its last script ends, counting
+		// every script, so not under -run; nothing else may be in it.
+		if left, err := os.ReadDir(root); err == nil && len(left) == 0 {
+			_ = os.Remove(root)
+		} else if err == nil {
+			var names []string
+			for _, e := range left {
+				names = append(names, e.Name())
+			}
+			t.Errorf("the scripts left %s in %s", strings.Join(names, ", "), root)
+		}
+	})
 }
 
 // builtWithRace reports whether the binary at path was built with the
@@ -194,6 +221,10 @@ func setupScriptEnv(env *testscript.Env, goenv [][2]string) error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
+	// testscript removes the work dir, and then only tries os.Remove on
+	// the dir that holds it: a HOME left beside it kept that dir, with
+	// every script's go telemetry and caches, in TMPDIR after each run.
+	env.Defer(func() { _ = os.RemoveAll(home) })
 	env.Setenv("HOME", home)
 	env.Setenv("XDG_CACHE_HOME", filepath.Join(home, ".cache"))
 	env.Setenv("NO_COLOR", "1")
