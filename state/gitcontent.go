@@ -131,11 +131,12 @@ func (t *Tree) Digest(ctx context.Context) (string, error) {
 }
 
 func (t *Tree) hash() string {
-	h := sha256.New()
-	HashField(h, "head")
-	HashField(h, t.HeadTree)
-	HashField(h, "index")
-	h.Write(t.index)
+	// A recheck learns HEAD's tree after its index is read: what was
+	// hashed ahead is used only if HEAD is still what it was hashed as.
+	h := t.indexSum
+	if h == nil || t.indexSumHead != t.HeadTree {
+		h = t.hashIndex()
+	}
 	if t.opts.IndexOnly {
 		return hex.EncodeToString(h.Sum(nil))
 	}
@@ -145,6 +146,16 @@ func (t *Tree) hash() string {
 		HashField(h, e.content)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// hashIndex hashes the digest's first part: HEAD's tree and the index.
+func (t *Tree) hashIndex() hash.Hash {
+	h := sha256.New()
+	HashField(h, "head")
+	HashField(h, t.HeadTree)
+	HashField(h, "index")
+	h.Write(t.index)
+	return h
 }
 
 // HashField writes s into h length-prefixed, so that no two lists of
