@@ -36,7 +36,7 @@ func TestFailureReportPutsFailingTestsFirst(t *testing.T) {
 	o := failedGoTest()
 	var b bytes.Buffer
 	outs := []verdict.Outcome{o}
-	if err := Results(&b, outs, verdict.Decide(outs, time.Second), nil, Options{}); err != nil {
+	if err := Results(&b, runReceipt(outs, verdict.Decide(outs, time.Second), nil), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
@@ -80,7 +80,7 @@ func TestRowNotes(t *testing.T) {
 	outs := []verdict.Outcome{pass, setup}
 	v := verdict.Decide(outs, time.Second)
 	var b bytes.Buffer
-	if err := Results(&b, outs, v, nil, Options{}); err != nil {
+	if err := Results(&b, runReceipt(outs, v, nil), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()

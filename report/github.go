@@ -29,15 +29,14 @@ func GitHub(w, summary io.Writer, r *receipt.Receipt) error {
 		title := "vbd: " + c.Name + ": " + statusLabel(c)
 		switch verdict.Status(c.Status) {
 		case verdict.Fail, verdict.Timeout, verdict.NotRun, verdict.Error, verdict.Interrupted, verdict.Setup:
-			o := c.Outcome()
 			msg := "$ " + c.Command
-			if tests := StripLines(failingTestLines(o)); len(tests) > 0 {
+			if tests := StripLines(failingTestLines(c)); len(tests) > 0 {
 				msg += "\n" + strings.Join(tests[:min(len(tests), githubTestLines)], "\n")
 			}
 			if tail := StripLines(lastLines(c.Tail, githubTail)); len(tail) > 0 {
 				msg += "\n" + strings.Join(tail, "\n")
 			}
-			if l := logLine(o); l != "" {
+			if l := logLine(c.LogNote, c.Log); l != "" {
 				msg += "\n" + l
 			}
 			workflowCommand(&b, "error", title, msg)
@@ -106,7 +105,7 @@ func StepSummary(r *receipt.Receipt) string {
 	}
 	var failing []receipt.Check
 	for _, c := range r.Checks {
-		if o := c.Outcome(); Failing(o) || o.Status == verdict.NotRun {
+		if s := verdict.Status(c.Status); s.Failing() || s == verdict.NotRun {
 			failing = append(failing, c)
 		}
 	}
@@ -117,10 +116,9 @@ func StepSummary(r *receipt.Receipt) string {
 		}
 	}
 	for _, c := range failing {
-		o := c.Outcome()
 		tail := StripLines(c.Tail)
-		fence := codeFence(append([]string{o.Check.CommandIn()}, tail...))
-		fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n$ %s\n", htmlEscape(Strip(c.Name)), htmlEscape(Strip(statusLabel(c))), fence, o.Check.CommandIn())
+		fence := codeFence(append([]string{commandIn(c)}, tail...))
+		fmt.Fprintf(&b, "\n<details><summary>%s: %s</summary>\n\n%s\n$ %s\n", htmlEscape(Strip(c.Name)), htmlEscape(Strip(statusLabel(c))), fence, commandIn(c))
 		for _, l := range tail {
 			b.WriteString(l + "\n")
 		}
@@ -138,9 +136,12 @@ func StepSummary(r *receipt.Receipt) string {
 func stepFailingTests(failing []receipt.Check) []string {
 	var out []string
 	for _, c := range failing {
-		names := FailingTestNames(c.Outcome())
-		if len(names) == 0 {
+		if c.Evidence == nil || len(c.Evidence.Failures) == 0 {
 			continue
+		}
+		names := make([]string, 0, len(c.Evidence.Failures))
+		for _, f := range c.Evidence.Failures {
+			names = append(names, f.Name)
 		}
 		quoted := make([]string, 0, len(names))
 		for _, n := range names {

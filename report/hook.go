@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vbd-dev/vbd/internal/lazyre"
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -111,6 +112,19 @@ func HookReason(outcomes []verdict.Outcome, v verdict.Verdict, warnings []string
 	return ClipHookReason(b.String())
 }
 
+// outcomeTestLines are the failing tests' own lines of o, unbounded (the
+// hook clips them to its own budget).
+func outcomeTestLines(o verdict.Outcome) []string {
+	if o.Evidence == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range o.Evidence.Failures {
+		out = append(out, f.Lines...)
+	}
+	return out
+}
+
 // failingSection lists each failing check, sharing failingMax between them.
 func hookFailing(failing []verdict.Outcome) string {
 	per := max(failingMax/len(failing), perCheckMin)
@@ -122,14 +136,14 @@ func hookFailing(failing []verdict.Outcome) string {
 		}
 		var c strings.Builder
 		label := o.Label()
-		if notes := withNotes("", o); notes != "" {
+		if notes := withNotes("", o.Notes()); notes != "" {
 			label += "; " + notes
 		}
 		fmt.Fprintf(&c, "\n--- %s: %s\n$ %s\n", o.Check.Name, label, hookClip(o.Check.CommandIn(), 300))
-		log := logLine(o)
+		log := logLine(o.LogNote, o.LogPath)
 		budget := per - utf8.RuneCountInString(c.String()) - len(log) - 30
 		tail := o.Tail
-		if tests := failingTestLines(o); len(tests) > 0 {
+		if tests := outcomeTestLines(o); len(tests) > 0 {
 			// The failing tests' own lines first, then a few last lines.
 			used := 0
 			for i, l := range tests {
@@ -239,8 +253,12 @@ func hookTableTail(outcomes []verdict.Outcome, v verdict.Verdict) string {
 	if len(outcomes) == 0 {
 		return ""
 	}
+	checks := make([]receipt.Check, 0, len(outcomes))
+	for _, o := range outcomes {
+		checks = append(checks, receipt.CheckOf(o))
+	}
 	var buf bytes.Buffer
-	if err := Results(&buf, outcomes, v, nil, Options{Color: false, FailTail: -1}); err != nil {
+	if err := results(&buf, checks, receipt.VerdictOf(v), nil, Options{Color: false, FailTail: -1}); err != nil {
 		return ""
 	}
 	// The table is everything before the first blank line; what follows

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -126,19 +125,14 @@ func JUnit(w io.Writer, r *receipt.Receipt) error {
 // junitBody is the command and output tail shown under a non-passing case.
 func junitBody(c receipt.Check) string {
 	var b strings.Builder
-	cmd := c.Command
-	if c.Dir != "" && c.Dir != "." {
-		cmd = "cd " + detect.ShellQuote(c.Dir) + " && " + cmd
-	}
-	b.WriteString("$ " + cmd + "\n")
-	o := c.Outcome()
-	for _, l := range failingTestLines(o) {
+	b.WriteString("$ " + commandIn(c) + "\n")
+	for _, l := range failingTestLines(c) {
 		b.WriteString(l + "\n")
 	}
 	for _, l := range c.Tail {
 		b.WriteString(l + "\n")
 	}
-	if l := logLine(o); l != "" {
+	if l := logLine(c.LogNote, c.Log); l != "" {
 		b.WriteString(l + "\n")
 	}
 	return b.String()

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
@@ -75,16 +78,22 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 				other = append(other, c)
 			}
 		}
-		nameW, kindW := 0, 0
-		for _, c := range append(append([]detect.Check(nil), chosen...), other...) {
-			nameW = max(nameW, runewidth.StringWidth(flat(c.Name)))
-			kindW = max(kindW, len(c.Kind))
+		// The mark, name and kind of every check of the root line up in
+		// one table; each check's command follows its row, and its why
+		// and env go under it.
+		var rows [][]string
+		for _, c := range chosen {
+			rows = append(rows, []string{p.green(sym.pass), flat(c.Name), string(c.Kind)})
+		}
+		for _, c := range other {
+			rows = append(rows, []string{p.faint(sym.skip), flat(c.Name), string(c.Kind)})
+		}
+		heads, err := planHeads(rows)
+		if err != nil {
+			return fmt.Errorf("render plan: %w", err)
 		}
 		fmt.Fprintf(&b, "\n%s\n", p.bold(rootLabel(root, chosen, other)))
-		line := func(mark string, c detect.Check, why string) {
-			name := flat(c.Name)
-			head := fmt.Sprintf("  %s %s%s  %s%s  ", mark, name, strings.Repeat(" ", nameW-runewidth.StringWidth(name)),
-				c.Kind, strings.Repeat(" ", kindW-len(c.Kind)))
+		line := func(head string, c detect.Check, why string) {
 			cmd := c.Command()
 			if c.Dir != root && c.Dir != "" {
 				cmd = c.CommandIn()
@@ -97,14 +106,14 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 				b.WriteString(wrapAfter("      ", "env: "+Strip(strings.Join(c.Env, " ")), opts.Width))
 			}
 		}
-		for _, c := range chosen {
-			line(p.green(sym.pass), c, chosenWhy(c))
+		for i, c := range chosen {
+			line(heads[i], c, chosenWhy(c))
 		}
 		if len(other) > 0 {
 			fmt.Fprintf(&b, "  %s\n", p.faint("not chosen:"))
 		}
-		for _, c := range other {
-			line(p.faint(sym.skip), c, notChosenWhy(c))
+		for i, c := range other {
+			line(heads[len(chosen)+i], c, notChosenWhy(c))
 		}
 	}
 	if len(plan.Warnings) > 0 {
@@ -121,6 +130,42 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 		return fmt.Errorf("render plan: %w", err)
 	}
 	return nil
+}
+
+// planHeads lays out the mark, name and kind of a root's checks with
+// tablewriter, no header and no rule: "  + name  kind  ", each row's text
+// up to where its command starts.
+func planHeads(rows [][]string) ([]string, error) {
+	var buf strings.Builder
+	pad := []tw.Padding{{Left: "  ", Right: " "}, {Right: "  "}, {Right: "  "}}
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleASCII),
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: tw.Off},
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Row: tw.CellConfig{
+				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Padding:    tw.CellPadding{PerColumn: pad},
+			},
+		}),
+	)
+	if err := t.Bulk(rows); err != nil {
+		return nil, err
+	}
+	if err := t.Render(); err != nil {
+		return nil, err
+	}
+	heads := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(heads) != len(rows) {
+		return nil, fmt.Errorf("table of %d rows drew %d lines", len(rows), len(heads))
+	}
+	return heads, nil
 }
 
 // chosenWhy is why a check runs: its marker file (and line), then the

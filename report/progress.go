@@ -250,7 +250,7 @@ func (p *Progress) plainLine(e runner.Event) string {
 func (p *Progress) judge(e runner.Event) (word string, ok bool, detail string) {
 	if p.opts.Outcome != nil {
 		if o := p.opts.Outcome(e.Index); o != nil {
-			detail = flat(withNotes(o.Detail, *o))
+			detail = flat(withNotes(o.Detail, o.Notes()))
 			switch o.Status {
 			case verdict.Pass:
 				return "passed", true, detail

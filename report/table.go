@@ -7,7 +7,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
+	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -62,26 +66,27 @@ func StatusText(o verdict.Outcome) string {
 	return string(o.Status)
 }
 
-// detailText is the table's detail cell for o.
-func detailText(o verdict.Outcome) string {
-	detail := o.Detail
-	if o.Status == verdict.Skipped || o.Status == verdict.NotRun {
+// detailText is the table's detail cell for c.
+func detailText(c receipt.Check) string {
+	status := verdict.Status(c.Status)
+	detail := c.Detail
+	if status == verdict.Skipped || status == verdict.NotRun {
 		detail = "" // the status column already says why
 	}
-	if o.Status == verdict.Pass && o.Detail == "no test count" {
+	if status == verdict.Pass && c.Detail == "no test count" {
 		detail = "passed (no test count)"
 	}
-	if ev := o.Evidence; o.Status == verdict.Fail && ev != nil && ev.Counted && ev.Total > 0 {
+	if ev := c.Evidence; status == verdict.Fail && ev != nil && ev.Counted && ev.Total > 0 {
 		// The exit code alone hides how much failed.
 		detail += fmt.Sprintf("; %d failed, %d passed of %d", ev.Failed, ev.Passed, ev.Total)
 	}
-	return withNotes(detail, o)
+	return withNotes(detail, notes(c))
 }
 
-// withNotes appends the runner's notes on o (processes it left behind) to
-// a detail, in every mode, unless the detail already says them.
-func withNotes(detail string, o verdict.Outcome) string {
-	for _, n := range o.Notes() {
+// withNotes appends the runner's notes on a check (processes it left
+// behind) to a detail, in every mode, unless the detail already says them.
+func withNotes(detail string, notes []string) string {
+	for _, n := range notes {
 		if strings.Contains(detail, n) {
 			continue
 		}
@@ -93,10 +98,40 @@ func withNotes(detail string, o verdict.Outcome) string {
 	return detail
 }
 
-// Results writes the results table, what each failed check printed,
-// warnings, and the one-line summary. Text from checks (names, output) is
-// stripped of escapes and control bytes; the logs keep it raw.
-func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warnings []string, opts Options) error {
+// notes are verdict.Outcome.Notes of a recorded check.
+func notes(c receipt.Check) []string {
+	procs := make([]runner.Proc, 0, len(c.Escaped))
+	for _, p := range c.Escaped {
+		procs = append(procs, runner.Proc{PID: p.PID, Cmd: p.Cmd})
+	}
+	var out []string
+	if s := verdict.EscapedText(procs); s != "" {
+		out = append(out, s)
+	}
+	if c.EscapeNote != "" && c.PipeHeld && len(c.Escaped) == 0 {
+		out = append(out, c.EscapeNote)
+	}
+	return out
+}
+
+// commandIn is a recorded check's command, prefixed with a cd when it
+// ran in a subdirectory: a line to paste from the repository root.
+func commandIn(c receipt.Check) string {
+	if c.Dir == "" || c.Dir == "." {
+		return c.Command
+	}
+	return "cd " + detect.Quote(c.Dir) + " && " + c.Command
+}
+
+// Results writes a run's receipt as people read it: the results table,
+// what each failed check printed, warnings, and the one-line summary. Text
+// from checks (names, output) is stripped of escapes and control bytes;
+// the logs keep it raw.
+func Results(w io.Writer, r *receipt.Receipt, opts Options) error {
+	return results(w, r.Checks, r.Verdict, r.Warnings, opts)
+}
+
+func results(w io.Writer, checks []receipt.Check, v receipt.Verdict, warnings []string, opts Options) error {
 	p := newPalette(opts.Color)
 	sym := newSymbols(opts.Unicode)
 	width := opts.Width
@@ -110,20 +145,20 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 	if opts.Verbose {
 		g.header = append(g.header, "command")
 	}
-	for _, o := range outcomes {
+	for _, c := range checks {
 		elapsed := ""
-		if o.Duration > 0 {
-			elapsed = verdict.Round(o.Duration)
+		if c.DurationNS > 0 {
+			elapsed = verdict.Round(time.Duration(c.DurationNS))
 		}
-		row := []string{flat(o.Check.Name), string(o.Check.Kind), StatusText(o), elapsed, flat(detailText(o))}
+		row := []string{flat(c.Name), c.Kind, statusText(c), elapsed, flat(detailText(c))}
 		if opts.Verbose {
-			row = append(row, flat(o.Check.CommandIn()))
+			row = append(row, flat(commandIn(c)))
 		}
 		g.rows = append(g.rows, row)
 	}
 	g.paint = func(row, col int, text string) string {
 		if col == 2 {
-			return p.status(outcomes[row].Status, text)
+			return p.status(verdict.Status(checks[row].Status), text)
 		}
 		return text
 	}
@@ -134,9 +169,9 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 	if failTail == 0 {
 		failTail = DefaultFailTail
 	}
-	for _, o := range outcomes {
-		if Failing(o) {
-			writeFailure(w, o, failTail, p)
+	for _, c := range checks {
+		if verdict.Status(c.Status).Failing() {
+			writeFailure(w, c, failTail, p)
 		}
 	}
 	if len(warnings) > 0 {
@@ -169,15 +204,7 @@ func Results(w io.Writer, outcomes []verdict.Outcome, v verdict.Verdict, warning
 }
 
 // Failing reports whether an outcome is one whose output the user must see.
-func Failing(o verdict.Outcome) bool {
-	switch o.Status {
-	case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted, verdict.Setup:
-		return true
-	case verdict.Pass, verdict.Skipped, verdict.NotRun, verdict.Vacuous:
-		return false
-	}
-	return false
-}
+func Failing(o verdict.Outcome) bool { return o.Status.Failing() }
 
 func lastLines(lines []string, n int) []string {
 	if n < 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -15,24 +16,28 @@ const failuresTail = 10
 // table: how to reproduce it (a command to paste from the repository
 // root), the failing tests' own lines, the last lines of its output, and
 // where the full log is.
-func writeFailure(w io.Writer, o verdict.Outcome, tail int, p palette) {
-	fmt.Fprintf(w, "\n%s %s: %s\n", p.red("---"), p.bold(flat(o.Check.Name)), flat(o.Label()))
-	fmt.Fprintf(w, "    $ %s\n", o.Check.CommandIn())
-	if tests := failingTestLines(o); len(tests) > 0 {
+func writeFailure(w io.Writer, c receipt.Check, tail int, p palette) {
+	label := c.Status
+	if c.Detail != "" {
+		label += " (" + c.Detail + ")"
+	}
+	fmt.Fprintf(w, "\n%s %s: %s\n", p.red("---"), p.bold(flat(c.Name)), flat(label))
+	fmt.Fprintf(w, "    $ %s\n", commandIn(c))
+	if tests := failingTestLines(c); len(tests) > 0 {
 		for _, l := range tests {
 			fmt.Fprintf(w, "    %s\n", Strip(l))
 		}
 		if tail > failuresTail {
 			tail = failuresTail
 		}
-		if len(o.Tail) > 0 && tail > 0 {
+		if len(c.Tail) > 0 && tail > 0 {
 			fmt.Fprintf(w, "    %s\n", p.faint("last lines:"))
 		}
 	}
-	for _, l := range lastLines(o.Tail, tail) {
+	for _, l := range lastLines(c.Tail, tail) {
 		fmt.Fprintf(w, "    %s\n", Strip(l))
 	}
-	if l := logLine(o); l != "" {
+	if l := logLine(c.LogNote, c.Log); l != "" {
 		fmt.Fprintf(w, "    %s\n", l)
 	}
 }
@@ -41,12 +46,12 @@ func writeFailure(w io.Writer, o verdict.Outcome, tail int, p palette) {
 // failure line and then its output (--- FAIL and the assertion under it, a
 // TAP "not ok", a jest ● block), which go before the tail: a 40-line tail
 // of a long run often holds only passing lines.
-func failingTestLines(o verdict.Outcome) []string {
-	if o.Evidence == nil {
+func failingTestLines(c receipt.Check) []string {
+	if c.Evidence == nil {
 		return nil
 	}
 	var out []string
-	for _, f := range o.Evidence.Failures {
+	for _, f := range c.Evidence.Failures {
 		out = append(out, f.Lines...)
 	}
 	return out
@@ -66,14 +71,14 @@ func FailingTestNames(o verdict.Outcome) []string {
 
 // logLine says where the full log is, or, when writing it failed, that it
 // is incomplete and why: "" when there is neither.
-func logLine(o verdict.Outcome) string {
+func logLine(note, path string) string {
 	switch {
-	case o.LogNote != "" && o.LogPath != "":
-		return o.LogNote + ": " + o.LogPath
-	case o.LogNote != "":
-		return o.LogNote
-	case o.LogPath != "":
-		return "full log: " + o.LogPath
+	case note != "" && path != "":
+		return note + ": " + path
+	case note != "":
+		return note
+	case path != "":
+		return "full log: " + path
 	}
 	return ""
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -38,7 +39,7 @@ func TestResultsTable(t *testing.T) {
 	outs := tableOutcomes()
 	v := verdict.Decide(outs, 5*time.Second)
 	var b bytes.Buffer
-	if err := Results(&b, outs, v, []string{"cleared MAKEFLAGS=n for checks"}, Options{}); err != nil {
+	if err := Results(&b, runReceipt(outs, v, []string{"cleared MAKEFLAGS=n for checks"}), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
@@ -87,7 +88,7 @@ func TestResultsSummaryLine(t *testing.T) {
 		{Check: detect.Check{Name: "d", Kind: detect.KindTest}, Status: verdict.Skipped, Detail: "quick"},
 	}
 	var b bytes.Buffer
-	if err := Results(&b, outs, verdict.Decide(outs, 12400*time.Millisecond), nil, Options{}); err != nil {
+	if err := Results(&b, runReceipt(outs, verdict.Decide(outs, 12400*time.Millisecond), nil), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(b.String(), "\nverified: 3 passed, 1 skipped (quick) in 12.4s\n") {
@@ -99,7 +100,7 @@ func TestResultsColour(t *testing.T) {
 	outs := tableOutcomes()
 	v := verdict.Decide(outs, time.Second)
 	var b bytes.Buffer
-	if err := Results(&b, outs, v, nil, Options{Color: true}); err != nil {
+	if err := Results(&b, runReceipt(outs, v, nil), Options{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
@@ -111,7 +112,7 @@ func TestResultsColour(t *testing.T) {
 	// Colour must not change the layout: without the codes it is the
 	// plain table, column for column.
 	var plain bytes.Buffer
-	if err := Results(&plain, outs, v, nil, Options{}); err != nil {
+	if err := Results(&plain, runReceipt(outs, v, nil), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if stripped := ansi.ReplaceAllString(got, ""); stripped != plain.String() {
@@ -202,7 +203,7 @@ func TestResultsFitTheWidth(t *testing.T) {
 	}}
 	v := verdict.Decide(outs, time.Second)
 	var b bytes.Buffer
-	if err := Results(&b, outs, v, nil, Options{Width: 50, Unicode: true}); err != nil {
+	if err := Results(&b, runReceipt(outs, v, nil), Options{Width: 50, Unicode: true}); err != nil {
 		t.Fatal(err)
 	}
 	table := strings.SplitN(b.String(), "\n\n", 2)[0]
@@ -215,7 +216,7 @@ func TestResultsFitTheWidth(t *testing.T) {
 		t.Errorf("no ellipsis on a cut cell:\n%s", table)
 	}
 	b.Reset()
-	if err := Results(&b, outs, v, nil, Options{Width: 50, Verbose: true}); err != nil {
+	if err := Results(&b, runReceipt(outs, v, nil), Options{Width: 50, Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "./run-the-very-long-suite --with-many --flags") || !strings.Contains(b.String(), strings.TrimSpace(strings.Repeat("detail words ", 20))) {
@@ -231,7 +232,7 @@ func TestResultsStripEscapes(t *testing.T) {
 		Status: verdict.Fail, Detail: "exit 1", Tail: []string{"\x1b]0;title\x07visible\x1b[2J", "bell\x07"},
 	}}
 	var b bytes.Buffer
-	if err := Results(&b, outs, verdict.Decide(outs, time.Second), nil, Options{}); err != nil {
+	if err := Results(&b, runReceipt(outs, verdict.Decide(outs, time.Second), nil), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
@@ -288,4 +289,13 @@ func TestPlanShowsAnUnreadableMarker(t *testing.T) {
 	if !strings.Contains(b.String(), "      error: cannot read secret/package.json: permission denied\n") {
 		t.Errorf("plan:\n%s", b.String())
 	}
+}
+
+// runReceipt records a run as gate does, for rendering.
+func runReceipt(outs []verdict.Outcome, v verdict.Verdict, warnings []string) *receipt.Receipt {
+	r := &receipt.Receipt{Verdict: receipt.VerdictOf(v), Warnings: warnings}
+	for _, o := range outs {
+		r.Checks = append(r.Checks, receipt.CheckOf(o))
+	}
+	return r
 }

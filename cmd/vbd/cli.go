@@ -90,6 +90,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		hookParserOption(),
+		formatVars(),
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "vbd: internal error: %v\n", err)

@@ -13,15 +13,21 @@ import (
 
 // lastCmd shows the latest receipt.
 type lastCmd struct {
-	JSON    bool `xor:"form" help:"Print the receipt as JSON (see docs/receipt.md)."`
-	Verdict bool `xor:"form" help:"Print one word for scripts: verified, failed or nothing-verified."`
+	JSON    bool   `xor:"form" help:"Print the receipt file as it is stored (JSON, see docs/receipt.md)."`
+	Verdict bool   `xor:"form" help:"Print one word for scripts: verified, failed or nothing-verified."`
+	Format  string `enum:"${formats}" default:"table" help:"Output, as vbd --format: table, json, junit or github."`
 }
 
-// Run prints the newest receipt as the results table again, as JSON, or
-// as one word. The table and the word exit with the receipt's verdict
-// code, so `vbd last` can stand in for the run in a script; no receipt is
-// "nothing verified" (exit 2).
+// Run prints the newest receipt again in any output format (the results
+// table under a header by default), as the stored file, or as one word.
+// Every form but the stored file exits with the receipt's verdict code, so
+// `vbd last` can stand in for the run in a script; no receipt is "nothing
+// verified" (exit 2).
 func (l *lastCmd) Run(g *Globals, e env) error {
+	f, err := format(l.Format)
+	if err != nil {
+		return err
+	}
 	repo, err := state.Find(g.Dir)
 	if err != nil {
 		return &verdict.UsageError{Err: err}
@@ -49,9 +55,11 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 		fmt.Fprintln(e.stdout, report.VerdictWord(r.Verdict.Code))
 		return &verdict.CodeError{Code: r.Verdict.Code}
 	}
-	report.ReceiptHeader(e.stdout, r, receipt.Open(stateDir).Path(r.ID), time.Now())
-	fmt.Fprintln(e.stdout)
-	if err := report.Results(e.stdout, r.Outcomes(), r.Verdict.Decision(), r.Warnings, g.reportOptions(e.stdout, false)); err != nil {
+	if !f.Machine {
+		report.ReceiptHeader(e.stdout, r, receipt.Open(stateDir).Path(r.ID), time.Now())
+		fmt.Fprintln(e.stdout)
+	}
+	if err := f.Receipt(g.output(e, false), r); err != nil {
 		return err
 	}
 	return &verdict.CodeError{Code: r.Verdict.Code}

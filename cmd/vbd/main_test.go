@@ -465,24 +465,3 @@ func fakecheckMain() {
 		os.Exit(2)
 	}
 }
-
-// Colour only on a terminal, and NO_COLOR set to anything but "" turns it
-// off (https://no-color.org). The terminal case runs in testdata/script/colour.txtar.
-func TestUseColor(t *testing.T) {
-	t.Setenv("NO_COLOR", "")
-	if useColor(&strings.Builder{}) {
-		t.Error("colour for a writer that is not a terminal")
-	}
-	f, err := os.CreateTemp(t.TempDir(), "out")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if useColor(f) {
-		t.Error("colour for a regular file")
-	}
-	t.Setenv("NO_COLOR", "1")
-	if useColor(os.Stdout) {
-		t.Error("colour with NO_COLOR=1")
-	}
-}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/githook"
-	"github.com/vbd-dev/vbd/report"
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -45,7 +45,7 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
-	if err := report.Results(e.stdout, res.Outcomes, res.Verdict, res.Warnings, g.reportOptions(e.stdout, false)); err != nil {
+	if err := renderResults(e.stdout, res.Receipt(receipt.Stamp{}), g); err != nil {
 		return err
 	}
 	if res.ReceiptErr != nil {

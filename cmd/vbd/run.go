@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/alecthomas/kong"
-	"github.com/mattn/go-isatty"
 
 	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/receipt"
@@ -22,7 +21,7 @@ type runCmd struct {
 	Timeout  positiveDur `placeholder:"DUR" help:"Cap on any single check (default: the budget)."`
 	Jobs     jobsCount   `short:"j" placeholder:"N" help:"Checks run at once (default: every check at once, up to 16)."`
 	FailFast bool        `help:"Start no new check after the first failure."`
-	Format   string      `enum:"table,json,junit,github" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
+	Format   string      `enum:"${formats}" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
 	NoCache  bool        `help:"Run every check even when a passing receipt matches this tree."`
 	Verbose  bool        `short:"v" help:"Show each check's full command in the table and cut nothing to fit the terminal."`
 	Changed  bool        `help:"Only the project roots changed since --base (committed, uncommitted and untracked); nothing changed: exit 2."`
@@ -89,18 +88,4 @@ func (j *jobsCount) Decode(ctx *kong.DecodeContext) error {
 func flagValue(ctx *kong.DecodeContext) string {
 	t := ctx.Scan.Pop()
 	return fmt.Sprint(t.Value)
-}
-
-// useColor is true only for a terminal, and never with NO_COLOR set to a
-// non-empty value (https://no-color.org: an empty NO_COLOR is unset).
-func useColor(w any) bool {
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	return isTerminal(w)
-}
-
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
 }

@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/mattn/go-isatty"
+
 	"github.com/vbd-dev/vbd/report"
 )
 
@@ -12,6 +14,11 @@ import (
 // progress; anything else gets plain text.
 func (g *Globals) term(w io.Writer) report.Term {
 	return report.DetectTerm(w, report.ColorMode(g.Color), os.Getenv)
+}
+
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
 }
 
 // reportOptions are the rendering options for w.

@@ -81,24 +81,6 @@ func UTF8Locale(getenv func(string) string) bool {
 	return false
 }
 
-// palette colours text with plain ANSI SGR codes, or leaves it alone.
-type palette struct{ on bool }
-
-func newPalette(on bool) palette { return palette{on: on} }
-
-func (p palette) wrap(code, s string) string {
-	if !p.on || s == "" {
-		return s
-	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
-}
-
-func (p palette) red(s string) string    { return p.wrap("1;31", s) }
-func (p palette) green(s string) string  { return p.wrap("32", s) }
-func (p palette) yellow(s string) string { return p.wrap("33", s) }
-func (p palette) faint(s string) string  { return p.wrap("2", s) }
-func (p palette) bold(s string) string   { return p.wrap("1", s) }
-
 // symbols are the marks vbd draws, in Unicode or plain ASCII.
 type symbols struct {
 	pass, fail, warn, skip, ellipsis string
