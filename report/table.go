@@ -57,15 +57,6 @@ func (p palette) status(s verdict.Status, text string) string {
 	return p.faint(text)
 }
 
-// StatusText is a check's status as the table shows it: skipped and not-run
-// checks carry their reason ("skipped (quick)", "not run (budget)").
-func StatusText(o verdict.Outcome) string {
-	if o.Status == verdict.Skipped || o.Status == verdict.NotRun {
-		return o.Label()
-	}
-	return string(o.Status)
-}
-
 // detailText is the table's detail cell for c.
 func detailText(c receipt.Check) string {
 	status := verdict.Status(c.Status)
