@@ -7,7 +7,6 @@ import (
 
 	"github.com/mattn/go-runewidth"
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -138,23 +137,7 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 func planHeads(rows [][]string) ([]string, error) {
 	var buf strings.Builder
 	pad := []tw.Padding{{Left: "  ", Right: " "}, {Right: "  "}, {Right: "  "}}
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-				Lines:      tw.Lines{ShowHeaderLine: tw.Off},
-			},
-		})),
-		tablewriter.WithConfig(tablewriter.Config{
-			Row: tw.CellConfig{
-				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-				Padding:    tw.CellPadding{PerColumn: pad},
-			},
-		}),
-	)
+	t := newTable(&buf, tw.Off, tablewriter.Config{Row: leftRows(tw.CellPadding{PerColumn: pad})})
 	if err := t.Bulk(rows); err != nil {
 		return nil, err
 	}

@@ -46,27 +46,14 @@ func (g grid) render(w io.Writer, width int) error {
 	for i, n := range widths {
 		colWidths.Set(i, n+2*cellPadding)
 	}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-				Lines:      tw.Lines{ShowHeaderLine: tw.On},
-			},
-		})),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header: tw.CellConfig{
-				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-			},
-			Row: tw.CellConfig{
-				Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
-				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-			},
-			Widths: tw.CellWidth{PerColumn: colWidths},
-		}),
-	)
+	t := newTable(w, tw.On, tablewriter.Config{
+		Header: tw.CellConfig{
+			Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+			Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+		},
+		Row:    leftRows(tw.CellPadding{}),
+		Widths: tw.CellWidth{PerColumn: colWidths},
+	})
 	t.Header(g.header)
 	for i, r := range g.rows {
 		cells := make([]string, len(r))
@@ -84,6 +71,33 @@ func (g grid) render(w io.Writer, width int) error {
 		}
 	}
 	return t.Render()
+}
+
+// newTable is a borderless, plain ASCII tablewriter table with no lines
+// between columns or rows, and a rule under the header when headerLine is
+// on.
+func newTable(w io.Writer, headerLine tw.State, cfg tablewriter.Config) *tablewriter.Table {
+	return tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleASCII),
+			Settings: tw.Settings{
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+				Lines:      tw.Lines{ShowHeaderLine: headerLine},
+			},
+		})),
+		tablewriter.WithConfig(cfg),
+	)
+}
+
+// leftRows are rows aligned left and never wrapped: vbd has cut them to
+// fit already.
+func leftRows(pad tw.CellPadding) tw.CellConfig {
+	return tw.CellConfig{
+		Alignment:  tw.CellAlignment{Global: tw.AlignLeft},
+		Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+		Padding:    pad,
+	}
 }
 
 // widths is vbd's width policy: every column as wide as its widest cell,
