@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/harness"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // Options is what vbd doctor was asked.
@@ -39,7 +39,7 @@ type Options struct {
 }
 
 // Run audits (and with Prove, proves) the wiring and writes the report.
-// It returns a *verdict.CodeError: 0 when the wiring is right, 1 when a
+// It returns a *exitcode.CodeError: 0 when the wiring is right, 1 when a
 // hook can fail open, 2 when nothing is wired.
 func Run(ctx context.Context, o Options) error {
 	repo, w := o.Repo, o.Out
@@ -60,7 +60,7 @@ func Run(ctx context.Context, o Options) error {
 	if len(hooks) == 0 {
 		fmt.Fprintln(w, "vbd: nothing is wired: no harness config here or in your home calls vbd.")
 		fmt.Fprintln(w, "Wire one with `vbd install <harness>` (claude, codex, gemini, cursor, copilot, openhands, devin).")
-		return &verdict.CodeError{Code: verdict.ExitNothingVerified}
+		return &exitcode.CodeError{Code: exitcode.NothingVerified}
 	}
 	proofOK := true
 	if o.Prove {
@@ -82,7 +82,7 @@ func Run(ctx context.Context, o Options) error {
 	switch {
 	case bad || !proofOK:
 		fmt.Fprintln(w, "vbd doctor: the gate can let an unverified stop through; fix what is named above (`vbd install <harness>` rewrites vbd's hooks).")
-		return &verdict.CodeError{Code: verdict.ExitFailed}
+		return &exitcode.CodeError{Code: exitcode.Failed}
 	case o.Prove:
 		fmt.Fprintln(w, "vbd doctor: every wired hook blocked a failing check and allowed a passing, unchanged tree.")
 	default:

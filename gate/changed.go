@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // emptyTree is git's empty tree: the base of a repository with no commit.
@@ -42,7 +42,7 @@ func FindChanged(ctx context.Context, dir, ref string) (*Changed, error) {
 		return string(bytes.TrimSpace(out)), err
 	}
 	if _, err := git("rev-parse", "--show-toplevel"); err != nil {
-		return nil, verdict.Usagef("--changed compares against a git commit, but %s is not in a git work tree (%v); run vbd without --changed", dir, gitMessage(err))
+		return nil, exitcode.Usagef("--changed compares against a git commit, but %s is not in a git work tree (%v); run vbd without --changed", dir, gitMessage(err))
 	}
 	c := &Changed{}
 	head, herr := git("rev-parse", "--verify", "-q", "HEAD^{commit}")
@@ -50,7 +50,7 @@ func FindChanged(ctx context.Context, dir, ref string) (*Changed, error) {
 	case ref != "":
 		sha, err := git("rev-parse", "--verify", "-q", ref+"^{commit}")
 		if err != nil || sha == "" {
-			return nil, verdict.Usagef("--base %q is not a commit in this repository; name a branch, tag or commit (e.g. --base origin/main), or leave --base out to compare with the upstream", ref)
+			return nil, exitcode.Usagef("--base %q is not a commit in this repository; name a branch, tag or commit (e.g. --base origin/main), or leave --base out to compare with the upstream", ref)
 		}
 		c.Base, c.Since = sha, ref
 		if herr == nil {

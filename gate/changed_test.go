@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/vbd-dev/vbd/detect"
-	"github.com/vbd-dev/vbd/verdict"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 )
 
 func TestChangedScopeOf(t *testing.T) {
@@ -153,7 +153,7 @@ func TestFindChanged(t *testing.T) {
 		}
 	}
 
-	var ue *verdict.UsageError
+	var ue *exitcode.UsageError
 	if _, err := FindChanged(ctx, dir, "no-such-ref"); !errors.As(err, &ue) || !strings.Contains(err.Error(), `--base "no-such-ref" is not a commit`) {
 		t.Errorf("bad ref: %v, want a usage error naming it", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/runner"
@@ -169,7 +170,7 @@ func (r Request) now() time.Time {
 // Verify detects the plan, reuses or runs it, and decides the verdict. It
 // does not write the receipt: the caller saves it (Save) once it has
 // decided what it answers. An error means nothing was judged: a usage
-// error (bad .vbd.toml, no directory) is a *verdict.UsageError.
+// error (bad .vbd.toml, no directory) is a *exitcode.UsageError.
 func Verify(ctx context.Context, req Request) (*Verification, error) {
 	started := req.now()
 	// One walk of the tree serves detection, the fingerprint and the
@@ -184,7 +185,7 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	if req.Tree != nil && !staged {
 		repo, tree = req.Tree.Repo(), req.Tree
 	} else if repo, tree, err = state.Locate(ctx, req.Dir, state.WalkOptions{IndexOnly: staged}); err != nil {
-		return nil, &verdict.UsageError{Err: err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	if tree != nil {
 		// The tree's digest (half the fingerprint) needs git's answers
@@ -356,9 +357,9 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	}
 	v.Ended = req.now()
 	v.Verdict = verdict.Decide(v.Outcomes, v.Ended.Sub(v.Started))
-	if guard != "" && v.Verdict.Code != verdict.ExitFailed {
+	if guard != "" && v.Verdict.Code != exitcode.Failed {
 		// Several checks ran and none can be blamed alone: the run fails.
-		v.Verdict.Code, v.Verdict.Word = verdict.ExitFailed, verdict.WordFailed
+		v.Verdict.Code, v.Verdict.Word = exitcode.Failed, verdict.WordFailed
 		v.Verdict.Summary = "FAILED: " + guard
 		v.Verdict.Reasons = append([]string{guard}, v.Verdict.Reasons...)
 	}

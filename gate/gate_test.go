@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/internal/gitshim"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/runner"
@@ -181,42 +182,42 @@ func TestVerifyOrchestration(t *testing.T) {
 		"plan order with a disabled check between": {
 			runs: map[string]fakeRun{"lint": {}, "unit": {ev: passed(3)}, "sub": {ev: passed(1)}},
 			want: []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Pass, ""}, {"sub", verdict.Pass, ""}},
-			code: verdict.ExitVerified,
+			code: exitcode.Verified,
 		},
 		"a scope skip is typed, and the rest still verifies": {
 			runs:  map[string]fakeRun{"lint": {}, "unit": {ev: passed(3)}},
 			scope: outOfSub,
 			want:  []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Pass, ""}, {"sub", verdict.Skipped, verdict.ReasonScope}},
-			code:  verdict.ExitVerified,
+			code:  exitcode.Verified,
 		},
 		"vacuous tests beside a lint pass verify nothing": {
 			runs: map[string]fakeRun{"lint": {}, "unit": {ev: skippedAll(2)}, "sub": {ev: skippedAll(1)}},
 			want: []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Vacuous, ""}, {"sub", verdict.Vacuous, ""}},
-			code: verdict.ExitNothingVerified,
+			code: exitcode.NothingVerified,
 		},
 		"fail-fast skips what follows a real failure": {
 			runs:     map[string]fakeRun{"lint": {code: 1}},
 			failFast: true,
 			want:     []row{{"lint", verdict.Fail, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Skipped, verdict.ReasonFailFast}, {"sub", verdict.Skipped, verdict.ReasonFailFast}},
-			code:     verdict.ExitFailed,
+			code:     exitcode.Failed,
 		},
 		"fail-fast does not stop on a vacuous check": {
 			runs:     map[string]fakeRun{"lint": {}, "unit": {ev: skippedAll(2)}, "sub": {ev: passed(1)}},
 			failFast: true,
 			want:     []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Vacuous, ""}, {"sub", verdict.Pass, ""}},
-			code:     verdict.ExitVerified,
+			code:     exitcode.Verified,
 		},
 		"budget and check limit are typed": {
 			runs: map[string]fakeRun{"lint": {status: runner.TimedOut, code: -1, cause: runner.ErrTaskTimeout}, "unit": {status: runner.TimedOut, code: -1, cause: runner.ErrBudget},
 				"sub": {status: runner.NotRunCut, code: -1, cause: runner.ErrBudget}},
 			want: []row{{"lint", verdict.Timeout, verdict.ReasonCheckLimit}, {"off", verdict.Skipped, ""}, {"unit", verdict.Timeout, verdict.ReasonBudget}, {"sub", verdict.NotRun, verdict.ReasonBudget}},
-			code: verdict.ExitFailed,
+			code: exitcode.Failed,
 		},
 		"an interrupt stops what is left and is marked": {
 			runs:        map[string]fakeRun{"lint": {}},
 			cancelAfter: "lint",
 			want:        []row{{"lint", verdict.Pass, ""}, {"off", verdict.Skipped, ""}, {"unit", verdict.Interrupted, verdict.ReasonInterrupted}, {"sub", verdict.Interrupted, verdict.ReasonInterrupted}},
-			code:        verdict.ExitFailed, interrupted: true,
+			code:        exitcode.Failed, interrupted: true,
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -277,7 +278,7 @@ func TestVerifyReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.Reused != nil || first.Verdict.Code != verdict.ExitVerified {
+	if first.Reused != nil || first.Verdict.Code != exitcode.Verified {
 		t.Fatalf("first run: reused %v, %s", first.Reused, first.Verdict.Summary)
 	}
 	if first.Stamp == nil || first.Stamp.Fingerprint == "" {
@@ -341,7 +342,7 @@ func TestVerifyBadConfig(t *testing.T) {
 	dir := repo(t, "budget = 12\n")
 	fr := &fakeRunner{}
 	_, err := Verify(context.Background(), Request{Dir: dir, Runner: fr})
-	var ue *verdict.UsageError
+	var ue *exitcode.UsageError
 	if !errors.As(err, &ue) || fr.calls != 0 {
 		t.Fatalf("err %v (%T), runner calls %d", err, err, fr.calls)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/verdict"
@@ -91,8 +92,8 @@ func TestMergeErrorRow(t *testing.T) {
 	if outcomes[0].Status != verdict.Error || outcomes[0].Detail != bad.Error || outcomes[1].Status != verdict.Pass {
 		t.Fatalf("outcomes %+v", outcomes)
 	}
-	if v := verdict.Decide(outcomes, time.Second); v.Code != verdict.ExitFailed {
-		t.Errorf("verdict %d (%s), want %d", v.Code, v.Summary, verdict.ExitFailed)
+	if v := verdict.Decide(outcomes, time.Second); v.Code != exitcode.Failed {
+		t.Errorf("verdict %d (%s), want %d", v.Code, v.Summary, exitcode.Failed)
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // WriteConfig is `vbd init`: it writes a commented .vbd.toml, pre-filled
@@ -19,10 +19,10 @@ import (
 func WriteConfig(dir string, force bool) (path string, checks int, err error) {
 	repo, err := state.Find(dir)
 	if err != nil {
-		return "", 0, &verdict.UsageError{Err: err}
+		return "", 0, &exitcode.UsageError{Err: err}
 	}
 	path = filepath.Join(repo.Root, detect.ConfigFile)
-	exists := verdict.Usagef("%s already exists; edit it, or run 'vbd init --force' to replace it", path)
+	exists := exitcode.Usagef("%s already exists; edit it, or run 'vbd init --force' to replace it", path)
 	if _, err := os.Lstat(path); err == nil && !force {
 		return "", 0, exists
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -20,7 +21,7 @@ func LoadPlan(dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, 
 	ctx := context.Background()
 	repo, tree, err := state.Locate(ctx, dir, state.WalkOptions{FilesOnly: true})
 	if err != nil {
-		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
+		return repo, nil, detect.Plan{}, &exitcode.UsageError{Err: err}
 	}
 	return loadPlan(ctx, repo, tree, quick)
 }
@@ -32,7 +33,7 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 	fsys := os.DirFS(repo.Root)
 	cfg, err := detect.LoadConfig(fsys)
 	if err != nil {
-		return repo, nil, detect.Plan{}, &verdict.UsageError{Err: err}
+		return repo, nil, detect.Plan{}, &exitcode.UsageError{Err: err}
 	}
 	var scan *detect.FileScan
 	if tree != nil {

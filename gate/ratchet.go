@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -279,7 +280,7 @@ func FindReceipt(stateDir string, newestFirst bool, match func(*receipt.Receipt)
 
 // Verified is true for a receipt whose verdict was verified.
 func Verified(r *receipt.Receipt) bool {
-	return r.Verdict.Code == verdict.ExitVerified
+	return r.Verdict.Code == exitcode.Verified
 }
 
 // ratchetWarn compares a run a person (or git's hook) asked for with the
@@ -317,7 +318,7 @@ func LastVerifiedOf(ctx context.Context, dir, stateDir string, quick bool) (*rec
 	// One walk of the tree for the plan and the fingerprint, as a run.
 	repo, tree, err := state.Locate(ctx, dir, state.WalkOptions{})
 	if err != nil {
-		return nil, &verdict.UsageError{Err: err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	repo, cfg, plan, err := loadPlan(ctx, repo, tree, quick)
 	if err != nil {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // PreCommitRequest is what `vbd pre-commit` was asked.
@@ -56,10 +56,10 @@ type PreCommitResult struct {
 func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, error) {
 	repo, err := state.Find(req.Dir)
 	if err != nil {
-		return nil, &verdict.UsageError{Err: err}
+		return nil, &exitcode.UsageError{Err: err}
 	}
 	if !repo.IsGit() {
-		return nil, verdict.Usagef("vbd pre-commit: %s is not inside a git work tree", repo.Root)
+		return nil, exitcode.Usagef("vbd pre-commit: %s is not inside a git work tree", repo.Root)
 	}
 	git := Git{Dir: repo.Root, Env: AbsEnv(req.Environ, req.Cwd)}
 	staged, err := Inspect(ctx, git)
@@ -67,7 +67,7 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 		return nil, fmt.Errorf("read what is being committed: %w", err)
 	}
 	if len(staged.Unmerged) > 0 {
-		return nil, verdict.Usagef("the index has unresolved conflicts (%s): resolve and stage them first; nothing was verified", ListSome(staged.Unmerged, 3))
+		return nil, exitcode.Usagef("the index has unresolved conflicts (%s): resolve and stage them first; nothing was verified", ListSome(staged.Unmerged, 3))
 	}
 	// git merge runs pre-merge-commit before it writes MERGE_HEAD.
 	merge := req.Hook == MergeHookName

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -73,11 +74,11 @@ func PrintBlocked(w io.Writer, outcomes []verdict.Outcome, code int, merge bool)
 			ran++
 		}
 	}
-	if code == verdict.ExitNothingVerified && ran == 0 && outOfScope > 0 {
+	if code == exitcode.NothingVerified && ran == 0 && outOfScope > 0 {
 		fmt.Fprintln(w, "vbd: nothing in this commit's scope has a check, so nothing was verified")
 	}
 	what, fix := "a check did not pass", "Fix it and commit again"
-	if code == verdict.ExitNothingVerified {
+	if code == exitcode.NothingVerified {
 		what, fix = "nothing was verified", "Give what this commit touches a check (.vbd.toml [[check]])"
 	}
 	if interrupted {
@@ -90,7 +91,7 @@ func PrintBlocked(w io.Writer, outcomes []verdict.Outcome, code int, merge bool)
 		switch {
 		case interrupted:
 			fix = "Run git commit to verify it again"
-		case code == verdict.ExitNothingVerified:
+		case code == exitcode.NothingVerified:
 			fix = "Give what the merge touches a check (.vbd.toml [[check]]) and run git commit"
 		}
 		fmt.Fprintf(w, "vbd: merge commit blocked (%s); the merge stays in progress. %s (or git merge --abort), or commit it unverified once with: VBD_SKIP=1 git commit ...\n", what, fix)

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/state"
@@ -92,7 +93,7 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 		}
 	}
 	o := outcome{run: run, summary: run.Verdict.Summary}
-	if run.Verdict.Code != verdict.ExitVerified {
+	if run.Verdict.Code != exitcode.Verified {
 		// A run cut by the budget says so in its own verdict; one stopped
 		// by the watchdog gets the deadline named after it.
 		reason := report.HookReason(run.Outcomes, run.Verdict, run.Warnings)
@@ -101,7 +102,7 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 		}
 		o.decision = Decision{Block: true, Reason: reason}
 	}
-	if locErr == nil && run.Verdict.Code != verdict.ExitFailed {
+	if locErr == nil && run.Verdict.Code != exitcode.Failed {
 		g.ratchet(root, st, run, &o)
 	}
 	return o

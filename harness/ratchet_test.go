@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -32,7 +33,7 @@ func goTestRun(names ...string) *Run {
 func saveReceipt(t *testing.T, stateDir, tree string, caller receipt.Caller, at time.Time, names ...string) {
 	t.Helper()
 	r := &receipt.Receipt{Schema: receipt.Schema, Started: at, Ended: at.Add(time.Second), Mode: receipt.Full, Caller: caller,
-		Fingerprint: tree, Verdict: receipt.Verdict{Code: verdict.ExitVerified, Word: "verified"},
+		Fingerprint: tree, Verdict: receipt.Verdict{Code: exitcode.Verified, Word: "verified"},
 		Checks: []receipt.Check{{Name: "go test", Status: string(verdict.Pass),
 			Evidence: &receipt.Evidence{Counted: true, Passed: len(names), PassedNames: names}}}}
 	if _, err := receipt.Open(stateDir).Save(r, at); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	vbdgate "github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -94,7 +95,7 @@ func measureSuite(ctx context.Context, req TimingRequest) (time.Duration, error)
 	}
 	took := v.Elapsed()
 	fmt.Fprintf(req.Notes, "vbd: the suite took %s: %s\n", verdict.Round(took), v.Verdict.Summary)
-	if v.Verdict.Code != verdict.ExitVerified {
+	if v.Verdict.Code != exitcode.Verified {
 		fmt.Fprintf(req.Notes, "vbd: note: the gate will block until this is a verified pass (run `vbd` to see why it is not)\n")
 	}
 	recordSuite(req.Repo, took, "vbd install")

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/githook"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // installGit installs vbd as git's pre-commit hook in the effective hooks
@@ -24,7 +24,7 @@ func git(ctx context.Context, o Options) error {
 	if o.Budget != "" {
 		b, err := time.ParseDuration(o.Budget)
 		if err != nil || b <= 0 {
-			return verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", o.Budget)
+			return exitcode.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", o.Budget)
 		}
 		args = append(args, "--budget", b.String())
 	}
@@ -119,10 +119,10 @@ func printUninstalled(w io.Writer, root string, res githook.Uninstalled) {
 func gitRepo(dir, what string) (state.Repo, error) {
 	repo, err := state.Find(dir)
 	if err != nil {
-		return repo, &verdict.UsageError{Err: err}
+		return repo, &exitcode.UsageError{Err: err}
 	}
 	if !repo.IsGit() {
-		return repo, verdict.Usagef("vbd %s: %s is not inside a git work tree", what, repo.Root)
+		return repo, exitcode.Usagef("vbd %s: %s is not inside a git work tree", what, repo.Root)
 	}
 	return repo, nil
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/harness"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // hookStartTimeout is the harness timeout of the session-start hook, which
@@ -119,14 +119,14 @@ func uninstallHarnessHook(ctx context.Context, o Options) error {
 func harnessTarget(o Options) (harness.Spec, state.Repo, string, error) {
 	spec, ok := harness.Lookup(harness.Name(o.Target))
 	if !ok {
-		return spec, state.Repo{}, "", verdict.Usagef("unknown harness %q", o.Target)
+		return spec, state.Repo{}, "", exitcode.Usagef("unknown harness %q", o.Target)
 	}
 	if o.MaxBlocks < 0 {
-		return spec, state.Repo{}, "", verdict.Usagef("--max-blocks must be 0 or more, got %d", o.MaxBlocks)
+		return spec, state.Repo{}, "", exitcode.Usagef("--max-blocks must be 0 or more, got %d", o.MaxBlocks)
 	}
 	repo, err := state.Find(o.Dir)
 	if err != nil {
-		return spec, repo, "", &verdict.UsageError{Err: err}
+		return spec, repo, "", &exitcode.UsageError{Err: err}
 	}
 	exe, err := Executable()
 	return spec, repo, exe, err
@@ -137,11 +137,11 @@ func harnessTarget(o Options) (harness.Spec, state.Repo, string, error) {
 func installError(err error) error {
 	var se *harness.SyntaxError
 	if errors.As(err, &se) {
-		return &verdict.UsageError{Err: err}
+		return &exitcode.UsageError{Err: err}
 	}
 	var un *harness.UnchangedError
 	if errors.As(err, &un) {
-		return &verdict.UsageError{Err: err}
+		return &exitcode.UsageError{Err: err}
 	}
 	return err
 }
@@ -154,7 +154,7 @@ func hookTiming(ctx context.Context, repo state.Repo, o Options, before harness.
 	if o.Budget != "" {
 		b, err := time.ParseDuration(o.Budget)
 		if err != nil || b <= 0 {
-			return harness.Timing{}, verdict.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", o.Budget)
+			return harness.Timing{}, exitcode.Usagef("--budget %q is not a positive duration (write it like 90s or 5m)", o.Budget)
 		}
 		req.Budget = b
 	}

@@ -1,6 +1,6 @@
 package report
 
-import "github.com/vbd-dev/vbd/verdict"
+import "github.com/vbd-dev/vbd/internal/exitcode"
 
 // CommandHelp is the detailed help of a command, named by its path ("" for
 // vbd itself, "pre-commit" for `vbd pre-commit`), that `vbd CMD --help`
@@ -22,7 +22,7 @@ On a terminal, running checks are drawn live; in a pipe or CI each start
 and end is one plain line on stderr. Colour goes to a terminal only:
 --color=never or NO_COLOR=1 turns it off, --color=always forces it.
 
-` + verdict.ExitTable
+` + exitcode.Table
 	case "list":
 		return `Examples:
   vbd list                 the plan as a tree of project roots
@@ -50,7 +50,7 @@ Every answer but a verified pass is a block in the harness's protocol.`
 		return `Examples (the git hook runs this; 'vbd install git' writes it):
   vbd pre-commit           verify what is staged, never the work tree
 
-` + verdict.ExitTable
+` + exitcode.Table
 	case "doctor":
 		return `Examples:
   vbd doctor               how vbd is wired into each harness, and problems

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/verdict"
@@ -90,7 +91,7 @@ func TestRowNotes(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", w, got)
 		}
 	}
-	if strings.Contains(got, "full log: /l/lint.log") || v.Code != verdict.ExitFailed {
+	if strings.Contains(got, "full log: /l/lint.log") || v.Code != exitcode.Failed {
 		t.Errorf("an incomplete log is labelled full, or setup did not fail (%d):\n%s", v.Code, got)
 	}
 }

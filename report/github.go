@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -47,10 +48,10 @@ func GitHub(w, summary io.Writer, r *receipt.Receipt) error {
 		}
 	}
 	level, msg := "error", r.Verdict.Summary
-	if r.Verdict.Code == verdict.ExitVerified {
+	if r.Verdict.Code == exitcode.Verified {
 		level = "notice"
 	}
-	if r.Verdict.Code != verdict.ExitFailed {
+	if r.Verdict.Code != exitcode.Failed {
 		// A failure's reasons repeat its summary; other verdicts' explain it.
 		msg = strings.Join(append([]string{msg}, r.Verdict.Reasons...), "\n")
 	}
@@ -182,9 +183,9 @@ func evidenceText(c receipt.Check) string {
 // verdictMark and statusMark are the emoji GitHub shows in a summary.
 func verdictMark(code int) string {
 	switch code {
-	case verdict.ExitVerified:
+	case exitcode.Verified:
 		return "✅"
-	case verdict.ExitFailed:
+	case exitcode.Failed:
 		return "❌"
 	}
 	return "⚠️"

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/internal/lazyre"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/verdict"
@@ -80,7 +81,7 @@ func HookReason(outcomes []verdict.Outcome, v verdict.Verdict, warnings []string
 		b.WriteString("\nFailing checks (reproduce from the repository root):\n")
 		b.WriteString(hookFailing(failing))
 	}
-	if v.Code != verdict.ExitFailed && len(v.Reasons) > 0 {
+	if v.Code != exitcode.Failed && len(v.Reasons) > 0 {
 		b.WriteString("\nWhy:\n")
 		var r strings.Builder
 		for _, reason := range v.Reasons {
@@ -103,7 +104,7 @@ func HookReason(outcomes []verdict.Outcome, v verdict.Verdict, warnings []string
 		b.WriteString(hookClip(w.String(), warningsMax))
 	}
 	b.WriteString("\n")
-	if v.Code == verdict.ExitFailed {
+	if v.Code == exitcode.Failed {
 		b.WriteString(HookClosing)
 	} else {
 		b.WriteString(hookNotVerifiedClosing)

@@ -5,8 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // ReceiptHeader writes what `vbd last` says above a receipt's table: where
@@ -90,9 +90,9 @@ func UnreadableReceipts(w io.Writer, unreadable []receipt.Unreadable, found bool
 // VerdictWord is the verdict of an exit code as one shell-friendly word.
 func VerdictWord(code int) string {
 	switch code {
-	case verdict.ExitVerified:
+	case exitcode.Verified:
 		return "verified"
-	case verdict.ExitFailed:
+	case exitcode.Failed:
 		return "failed"
 	}
 	return "nothing-verified"

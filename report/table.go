@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/verdict"
@@ -173,14 +174,14 @@ func results(w io.Writer, checks []receipt.Check, v receipt.Verdict, warnings []
 	}
 	fmt.Fprintln(w)
 	for _, r := range v.Reasons {
-		if v.Code != verdict.ExitFailed {
+		if v.Code != exitcode.Failed {
 			fmt.Fprintf(w, "  %s\n", Strip(r))
 		}
 	}
 	switch v.Code {
-	case verdict.ExitVerified:
+	case exitcode.Verified:
 		fmt.Fprintln(w, p.green(Strip(v.Summary)))
-	case verdict.ExitFailed:
+	case exitcode.Failed:
 		// The failures themselves are in the summary; say what to change.
 		for _, r := range v.Reasons {
 			if verdict.IsHint(r) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 )
 
 // Verdict is the answer to "is this verified?".
@@ -101,7 +102,7 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 	v := Verdict{}
 	switch {
 	case len(failing) > 0:
-		v.Code, v.Word = ExitFailed, WordFailed
+		v.Code, v.Word = exitcode.Failed, WordFailed
 		v.Summary = "FAILED: " + strings.Join(failing, ", ")
 		v.Reasons = failing
 		if limitHit {
@@ -114,7 +115,7 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		// Tests were due and none proved anything: a lint, vet or build
 		// pass shows the code compiles and is tidy, not that it works, and
 		// skipping or deleting tests is how a red suite turns green.
-		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
+		v.Code, v.Word = exitcode.NothingVerified, WordNothingVerified
 		v.Summary = fmt.Sprintf("NOTHING VERIFIED: %s (%s passed, but no test proved anything). This is not a pass.",
 			strings.Join(vacuous, "; "), nameSome(passedNames, 3))
 		for _, r := range vacuous {
@@ -123,17 +124,17 @@ func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
 		v.Reasons = append(v.Reasons, fmt.Sprintf("%s passed, but a lint, vet or build pass does not show that the code works", nameSome(passedNames, 3)))
 		v.Reasons = append(v.Reasons, noTestsHint(outcomes))
 	case passed > 0:
-		v.Code, v.Word = ExitVerified, WordVerified
+		v.Code, v.Word = exitcode.Verified, WordVerified
 		v.Summary = fmt.Sprintf("verified: %s in %s", tally, Round(elapsed))
 		for _, r := range vacuous {
 			v.Reasons = append(v.Reasons, "proved nothing (not counted): "+r)
 		}
 	case len(outcomes) == 0:
-		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
+		v.Code, v.Word = exitcode.NothingVerified, WordNothingVerified
 		v.Summary = "NOTHING VERIFIED: no checks found. This is not a pass."
 		v.Reasons = []string{"vbd found no project file it can check (" + detect.SupportedMarkers + ") with a check; add one, or a [[check]] in .vbd.toml"}
 	default:
-		v.Code, v.Word = ExitNothingVerified, WordNothingVerified
+		v.Code, v.Word = exitcode.NothingVerified, WordNothingVerified
 		if len(vacuous) > 0 {
 			v.Summary = "NOTHING VERIFIED: " + strings.Join(vacuous, "; ") + ". This is not a pass."
 		} else {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/runner"
 )
 
@@ -102,38 +103,38 @@ func TestDecide(t *testing.T) {
 		summary  string   // prefix
 		reasons  []string // substrings, in order, of the reasons
 	}{
-		"one pass is verified": {[]Outcome{pass, out("go build", Skipped, "quick")}, ExitVerified,
+		"one pass is verified": {[]Outcome{pass, out("go build", Skipped, "quick")}, exitcode.Verified,
 			"verified: 1 passed, 1 skipped (quick) in 12.4s", nil},
-		"a vacuous check beside a pass is listed, not counted": {[]Outcome{pass, out("npm test", Vacuous, "npm-init placeholder script")}, ExitVerified,
+		"a vacuous check beside a pass is listed, not counted": {[]Outcome{pass, out("npm test", Vacuous, "npm-init placeholder script")}, exitcode.Verified,
 			"verified: 1 passed, 1 vacuous", []string{"proved nothing (not counted): npm test: npm-init placeholder script"}},
-		"a failure fails":                    {[]Outcome{pass, out("go vet", Fail, "exit 1")}, ExitFailed, "FAILED: go vet (exit 1)", []string{"go vet (exit 1)"}},
-		"a check that could not start fails": {[]Outcome{pass, out("jest", Error, "jest: command not found")}, ExitFailed, "FAILED: jest (jest: command not found)", nil},
-		"a timeout fails and says to raise --timeout": {[]Outcome{pass, because(out("hang", Timeout, "check limit 1.0s"), ReasonCheckLimit)}, ExitFailed,
+		"a failure fails":                    {[]Outcome{pass, out("go vet", Fail, "exit 1")}, exitcode.Failed, "FAILED: go vet (exit 1)", []string{"go vet (exit 1)"}},
+		"a check that could not start fails": {[]Outcome{pass, out("jest", Error, "jest: command not found")}, exitcode.Failed, "FAILED: jest (jest: command not found)", nil},
+		"a timeout fails and says to raise --timeout": {[]Outcome{pass, because(out("hang", Timeout, "check limit 1.0s"), ReasonCheckLimit)}, exitcode.Failed,
 			"FAILED: hang (check limit 1.0s)", []string{"hang", HintTimeout}},
-		"not run for lack of budget fails and says to raise --budget": {[]Outcome{pass, because(out("slow", Timeout, "cut by budget after 1.0s"), ReasonBudget), because(out("never", NotRun, "budget"), ReasonBudget)}, ExitFailed,
+		"not run for lack of budget fails and says to raise --budget": {[]Outcome{pass, because(out("slow", Timeout, "cut by budget after 1.0s"), ReasonBudget), because(out("never", NotRun, "budget"), ReasonBudget)}, exitcode.Failed,
 			"FAILED: slow (cut by budget after 1.0s), never (not run: budget)", []string{"slow", "never", HintBudget}},
-		"both hints": {[]Outcome{because(out("hang", Timeout, "check limit 1.0s"), ReasonCheckLimit), because(out("never", NotRun, "budget"), ReasonBudget)}, ExitFailed,
+		"both hints": {[]Outcome{because(out("hang", Timeout, "check limit 1.0s"), ReasonCheckLimit), because(out("never", NotRun, "budget"), ReasonBudget)}, exitcode.Failed,
 			"FAILED:", []string{HintTimeout, HintBudget}},
-		"a setup row fails, never vacuous": {[]Outcome{pass, because(out("npm run lint", Setup, "dependencies are not installed: run `npm ci`"), ReasonSetup)}, ExitFailed,
+		"a setup row fails, never vacuous": {[]Outcome{pass, because(out("npm run lint", Setup, "dependencies are not installed: run `npm ci`"), ReasonSetup)}, exitcode.Failed,
 			"FAILED: npm run lint (dependencies are not installed: run `npm ci`)", nil},
-		"setup alone fails":        {[]Outcome{out("npm test", Setup, "run `npm ci`")}, ExitFailed, "FAILED: npm test", nil},
-		"an interrupted run fails": {[]Outcome{pass, out("long", Interrupted, "vbd was interrupted")}, ExitFailed, "FAILED: long", nil},
-		"only vacuous checks verify nothing, and say which and why": {[]Outcome{out("go test", Vacuous, "no test files"), out("go build", Skipped, "quick")}, ExitNothingVerified,
+		"setup alone fails":        {[]Outcome{out("npm test", Setup, "run `npm ci`")}, exitcode.Failed, "FAILED: npm test", nil},
+		"an interrupted run fails": {[]Outcome{pass, out("long", Interrupted, "vbd was interrupted")}, exitcode.Failed, "FAILED: long", nil},
+		"only vacuous checks verify nothing, and say which and why": {[]Outcome{out("go test", Vacuous, "no test files"), out("go build", Skipped, "quick")}, exitcode.NothingVerified,
 			"NOTHING VERIFIED: go test: no test files. This is not a pass.", []string{"proved nothing: go test: no test files"}},
-		"only skipped checks verify nothing": {[]Outcome{out("go test", Skipped, "quick")}, ExitNothingVerified,
+		"only skipped checks verify nothing": {[]Outcome{out("go test", Skipped, "quick")}, exitcode.NothingVerified,
 			"NOTHING VERIFIED: 1 skipped (quick). This is not a pass.", []string{"no check ran: 1 skipped (quick)"}},
-		"a budget word in a detail without the reason gives no budget hint": {[]Outcome{out("x", Fail, "budget")}, ExitFailed, "FAILED: x (budget)", nil},
-		"tests that all skipped are not saved by a vet pass": {[]Outcome{vet, skippedTests}, ExitNothingVerified,
+		"a budget word in a detail without the reason gives no budget hint": {[]Outcome{out("x", Fail, "budget")}, exitcode.Failed, "FAILED: x (budget)", nil},
+		"tests that all skipped are not saved by a vet pass": {[]Outcome{vet, skippedTests}, exitcode.NothingVerified,
 			"NOTHING VERIFIED: go test: all 2 tests skipped (go vet passed, but no test proved anything)",
 			[]string{"proved nothing: go test: all 2 tests skipped", "go vet passed", `disable = ["go test"] in .vbd.toml`}},
-		"one test check with evidence verifies beside a vacuous one": {[]Outcome{vet, skippedTests, kind(out("npm test", Pass, "4 passed"), detect.KindTest)}, ExitVerified,
+		"one test check with evidence verifies beside a vacuous one": {[]Outcome{vet, skippedTests, kind(out("npm test", Pass, "4 passed"), detect.KindTest)}, exitcode.Verified,
 			"verified: 2 passed, 1 vacuous", nil},
-		"tests skipped by --quick leave the lint rule": {[]Outcome{vet, kind(out("go test", Skipped, "quick"), detect.KindTest)}, ExitVerified,
+		"tests skipped by --quick leave the lint rule": {[]Outcome{vet, kind(out("go test", Skipped, "quick"), detect.KindTest)}, exitcode.Verified,
 			"verified: 1 passed, 1 skipped (quick)", nil},
-		"tests disabled leave the lint rule":                          {[]Outcome{vet, kind(out("go test", Skipped, "disabled in .vbd.toml"), detect.KindTest)}, ExitVerified, "verified:", nil},
-		"a vacuous lint beside a lint pass still verifies":            {[]Outcome{vet, kind(out("eslint", Vacuous, "no files"), detect.KindLint)}, ExitVerified, "verified:", nil},
-		"no checks at all verify nothing":                             {nil, ExitNothingVerified, "NOTHING VERIFIED: no checks found. This is not a pass.", []string{"add one"}},
-		"skipped by fail-fast after a vacuous-only run is not a pass": {[]Outcome{out("a", Vacuous, "0 tests ran"), out("b", Skipped, "fail-fast")}, ExitNothingVerified, "NOTHING VERIFIED", nil},
+		"tests disabled leave the lint rule":                          {[]Outcome{vet, kind(out("go test", Skipped, "disabled in .vbd.toml"), detect.KindTest)}, exitcode.Verified, "verified:", nil},
+		"a vacuous lint beside a lint pass still verifies":            {[]Outcome{vet, kind(out("eslint", Vacuous, "no files"), detect.KindLint)}, exitcode.Verified, "verified:", nil},
+		"no checks at all verify nothing":                             {nil, exitcode.NothingVerified, "NOTHING VERIFIED: no checks found. This is not a pass.", []string{"add one"}},
+		"skipped by fail-fast after a vacuous-only run is not a pass": {[]Outcome{out("a", Vacuous, "0 tests ran"), out("b", Skipped, "fail-fast")}, exitcode.NothingVerified, "NOTHING VERIFIED", nil},
 	} {
 		t.Run(name, func(t *testing.T) {
 			v := Decide(c.outcomes, 12400*time.Millisecond)
@@ -153,18 +154,6 @@ func TestDecide(t *testing.T) {
 				t.Errorf("reasons %q lack %q (in order)", v.Reasons, c.reasons[i:])
 			}
 		})
-	}
-}
-
-func TestExitCodeOf(t *testing.T) {
-	if ExitCodeOf(nil) != ExitVerified || ExitCodeOf(&CodeError{Code: 1}) != ExitFailed {
-		t.Error("nil or a verdict's code not passed through")
-	}
-	if ExitCodeOf(Usagef("bad flag")) != ExitNothingVerified || ExitCodeOf(errors.New("internal")) != ExitNothingVerified {
-		t.Error("a usage or internal error must exit 2, never pass")
-	}
-	if c := (&UsageError{Err: errors.New("x")}).ExitCode(); c != ExitNothingVerified {
-		t.Errorf("UsageError.ExitCode() = %d, want 2 (kong's default 80 must not leak)", c)
 	}
 }
 

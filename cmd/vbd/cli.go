@@ -11,8 +11,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/report"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // cli is the whole command line. Each command is a struct with a Run method
@@ -56,7 +56,7 @@ type exitRequest struct{ code int }
 func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, forced, stop := gate.InterruptContext()
 	defer stop()
-	return gate.WithForce(forced, verdict.ExitFailed, func() int { return run(ctx, args, stdin, stdout, stderr) })
+	return gate.WithForce(forced, exitcode.Failed, func() int { return run(ctx, args, stdin, stdout, stderr) })
 }
 
 // run parses the command line and runs the command.
@@ -73,18 +73,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				fmt.Fprintf(stderr, "vbd: internal error: %v\n%s", r, debug.Stack())
 			}
 			fmt.Fprintf(stderr, "vbd: internal error: %v: this is a bug in vbd, nothing was verified (exit 2); rerun with VBD_DEBUG=1 for a stack trace to report\n", r)
-			code = verdict.ExitNothingVerified
+			code = exitcode.NothingVerified
 		}
 	}()
 
 	var c cli
 	parser, err := kong.New(&c,
 		kong.Name("vbd"),
-		kong.Description("verify-before-done: run the checks this repository really has and say honestly whether the work is verified.\n\n"+verdict.ExitTable),
+		kong.Description("verify-before-done: run the checks this repository really has and say honestly whether the work is verified.\n\n"+exitcode.Table),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) {
 			if code != 0 {
-				code = verdict.ExitNothingVerified
+				code = exitcode.NothingVerified
 			}
 			panic(exitRequest{code})
 		}),
@@ -94,7 +94,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "vbd: internal error: %v\n", err)
-		return verdict.ExitNothingVerified
+		return exitcode.NothingVerified
 	}
 	for _, n := range append([]*kong.Node{parser.Model.Node}, parser.Model.Children...) {
 		n.Detail = report.CommandHelp(n.Path()) // examples, under `vbd CMD --help`
@@ -105,19 +105,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// command line is broken.
 		return code
 	}
-	var ue *verdict.UsageError
+	var ue *exitcode.UsageError
 	if errors.As(err, &ue) {
 		// A flag value out of range: one line saying what is allowed.
 		fmt.Fprintf(stderr, "vbd: error: %v. Nothing was verified (exit 2).\n", ue)
-		return verdict.ExitNothingVerified
+		return exitcode.NothingVerified
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "vbd: error: %v\nRun 'vbd --help' for usage. Nothing was verified (exit 2).\n", err)
-		return verdict.ExitNothingVerified
+		return exitcode.NothingVerified
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	err = kctx.Run(&c.Globals, env{stdin, stdout, stderr})
-	var ce *verdict.CodeError
+	var ce *exitcode.CodeError
 	switch {
 	case err == nil, errors.As(err, &ce):
 		// The report has said everything.
@@ -126,5 +126,5 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	default:
 		fmt.Fprintf(stderr, "vbd: error: %v\n", err)
 	}
-	return verdict.ExitCodeOf(err)
+	return exitcode.Of(err)
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/vbd-dev/vbd/doctor"
 	"github.com/vbd-dev/vbd/harness"
 	"github.com/vbd-dev/vbd/install"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // doctorCmd audits how vbd is wired into each harness, and with --prove
@@ -23,7 +23,7 @@ type doctorCmd struct {
 func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
 	repo, err := state.Find(g.Dir)
 	if err != nil {
-		return &verdict.UsageError{Err: err}
+		return &exitcode.UsageError{Err: err}
 	}
 	exe, _ := install.Executable()
 	home, _ := os.UserHomeDir()

@@ -13,7 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/vbd-dev/vbd/harness"
-	"github.com/vbd-dev/vbd/verdict"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 )
 
 // hookCmd answers an agent harness's stop hook. kong parses its command
@@ -36,7 +36,7 @@ func (h *hookCmd) Run(ctx context.Context, g *Globals, kctx *kong.Context, e env
 		o.Dir = g.Dir
 	}
 	if code := harness.Serve(ctx, o, hookEnv(e)); code != 0 {
-		return &verdict.CodeError{Code: code}
+		return &exitcode.CodeError{Code: code}
 	}
 	return nil
 }

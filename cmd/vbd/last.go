@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/state"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // lastCmd shows the latest receipt.
@@ -30,7 +30,7 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 	}
 	repo, err := state.Find(g.Dir)
 	if err != nil {
-		return &verdict.UsageError{Err: err}
+		return &exitcode.UsageError{Err: err}
 	}
 	stateDir, err := state.Dir(repo)
 	if err != nil {
@@ -40,7 +40,7 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 	report.UnreadableReceipts(e.stderr, unreadable, err == nil)
 	if errors.Is(err, receipt.ErrNone) {
 		fmt.Fprintf(e.stderr, "vbd: no receipt yet for %s: run vbd first. Nothing is known to be verified (exit 2).\n", repo.Root)
-		return &verdict.CodeError{Code: verdict.ExitNothingVerified}
+		return &exitcode.CodeError{Code: exitcode.NothingVerified}
 	}
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 		return nil
 	case l.Verdict:
 		fmt.Fprintln(e.stdout, report.VerdictWord(r.Verdict.Code))
-		return &verdict.CodeError{Code: r.Verdict.Code}
+		return &exitcode.CodeError{Code: r.Verdict.Code}
 	}
 	if !f.Machine {
 		report.ReceiptHeader(e.stdout, r, receipt.Open(stateDir).Path(r.ID), time.Now())
@@ -62,5 +62,5 @@ func (l *lastCmd) Run(g *Globals, e env) error {
 	if err := f.Receipt(g.output(e, false), r); err != nil {
 		return err
 	}
-	return &verdict.CodeError{Code: r.Verdict.Code}
+	return &exitcode.CodeError{Code: r.Verdict.Code}
 }

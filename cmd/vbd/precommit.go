@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/githook"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // preCommitCmd is what vbd's git pre-commit hook runs: verify the index
@@ -51,8 +51,8 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if res.ReceiptErr != nil {
 		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", res.ReceiptErr)
 	}
-	if res.Verdict.Code != verdict.ExitVerified {
+	if res.Verdict.Code != exitcode.Verified {
 		githook.PrintBlocked(e.stdout, res.Outcomes, res.Verdict.Code, res.Merge)
 	}
-	return &verdict.CodeError{Code: res.Verdict.Code}
+	return &exitcode.CodeError{Code: res.Verdict.Code}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
-	"github.com/vbd-dev/vbd/verdict"
 )
 
 // runCmd is the default command: detect, run, judge, report.
@@ -50,7 +50,7 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err := renderRun(e, v, r.Format, g, r.Verbose); err != nil {
 		return err
 	}
-	return &verdict.CodeError{Code: v.Verdict.Code}
+	return &exitcode.CodeError{Code: v.Verdict.Code}
 }
 
 // positiveDur is a duration flag that, when given, must be more than 0:
@@ -63,7 +63,7 @@ func (d *positiveDur) Decode(ctx *kong.DecodeContext) error {
 	s := flagValue(ctx)
 	v, err := time.ParseDuration(s)
 	if err != nil || v <= 0 {
-		return verdict.Usagef("--%s must be positive: a duration above zero, like 90s or 5m (got %q)", ctx.Value.Name, s)
+		return exitcode.Usagef("--%s must be positive: a duration above zero, like 90s or 5m (got %q)", ctx.Value.Name, s)
 	}
 	*d = positiveDur(v)
 	return nil
@@ -77,7 +77,7 @@ func (j *jobsCount) Decode(ctx *kong.DecodeContext) error {
 	s := flagValue(ctx)
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 {
-		return verdict.Usagef("--%s must be at least 1: a whole number of checks to run at once (got %q)", ctx.Value.Name, s)
+		return exitcode.Usagef("--%s must be at least 1: a whole number of checks to run at once (got %q)", ctx.Value.Name, s)
 	}
 	*j = jobsCount(n)
 	return nil

@@ -1,4 +1,8 @@
-package verdict
+// Package exitcode is vbd's exit-code table, the one place codes are defined,
+// and the errors that carry a code out of a command. It imports nothing of
+// vbd's, so any package can refuse a bad call (UsageError) or hand back a
+// verdict's code (CodeError) without importing the verdict.
+package exitcode
 
 import (
 	"errors"
@@ -16,13 +20,13 @@ import (
 //	   proved anything, or vbd itself could not run (bad flag, bad config,
 //	   internal error); not a pass
 const (
-	ExitVerified        = 0
-	ExitFailed          = 1
-	ExitNothingVerified = 2
+	Verified        = 0
+	Failed          = 1
+	NothingVerified = 2
 )
 
-// ExitTable is the table above as shown to users.
-const ExitTable = `Exit codes:
+// Table is the table above as shown to users.
+const Table = `Exit codes:
   0  verified: every check that ran passed, and at least one proved something
   1  failed: a check failed, timed out, crashed, could not start, or the budget
      ran out before it ran
@@ -38,25 +42,25 @@ func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // ExitCode implements kong.ExitCoder.
-func (e *UsageError) ExitCode() int { return ExitNothingVerified }
+func (e *UsageError) ExitCode() int { return NothingVerified }
 
 // Usagef builds a UsageError.
 func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
-// ExitCodeOf maps an error returned by a command to the process exit code.
+// Of maps an error returned by a command to the process exit code.
 // A run's own verdict travels as *CodeError; anything else is vbd failing
 // to run, which is "nothing verified", never a pass.
-func ExitCodeOf(err error) int {
+func Of(err error) int {
 	if err == nil {
-		return ExitVerified
+		return Verified
 	}
 	var ce *CodeError
 	if errors.As(err, &ce) {
 		return ce.Code
 	}
-	return ExitNothingVerified
+	return NothingVerified
 }
 
 // CodeError carries a verdict's exit code out of a command without printing
