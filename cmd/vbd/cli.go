@@ -126,5 +126,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	default:
 		fmt.Fprintf(stderr, "vbd: error: %v\n", err)
 	}
+	// Any error with an ExitCode() int method gives its code (a verdict's
+	// CodeError, a UsageError, another package's own); a child's exit
+	// status or a code outside the table is "nothing verified".
 	return exitcode.Of(err)
 }

@@ -7,6 +7,7 @@ package exitcode
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 )
 
 // The exit-code table. It is vbd's contract with every caller; hook mode
@@ -49,16 +50,37 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
-// Of maps an error returned by a command to the process exit code.
-// A run's own verdict travels as *CodeError; anything else is vbd failing
-// to run, which is "nothing verified", never a pass.
+// Coder is an error that knows its exit code: CodeError, UsageError, and
+// kong's errors (kong.ExitCoder has the same method).
+type Coder interface {
+	error
+	ExitCode() int
+}
+
+// Of maps an error returned by a command to the process exit code. An
+// error with an ExitCode method, anywhere in its chain, gives that code (a
+// run's own verdict travels as *CodeError); anything else is vbd failing to
+// run, which is "nothing verified", never a pass.
+//
+// Two guards keep a code that is not vbd's from leaking out: a child
+// process's status (*exec.ExitError, or state.GitError wrapping one: both
+// have an ExitCode method) is vbd failing to run, and a code outside the
+// table is "nothing verified", since a harness reads an unknown code as
+// "allow".
 func Of(err error) int {
 	if err == nil {
 		return Verified
 	}
-	var ce *CodeError
-	if errors.As(err, &ce) {
-		return ce.Code
+	var c Coder
+	if !errors.As(err, &c) {
+		return NothingVerified
+	}
+	if ee := (*exec.ExitError)(nil); errors.As(c, &ee) {
+		return NothingVerified
+	}
+	switch code := c.ExitCode(); code {
+	case Verified, Failed, NothingVerified:
+		return code
 	}
 	return NothingVerified
 }
