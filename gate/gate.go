@@ -15,7 +15,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -23,7 +22,6 @@ import (
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
-	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
@@ -60,6 +58,26 @@ func (f RunFunc) Run(ctx context.Context, tasks []runner.Task, opts runner.Optio
 	return f(ctx, tasks, opts)
 }
 
+// Progress watches a run's checks. The gate calls it once, just before the
+// first check starts, with what a display needs to know of the run; it
+// returns the callback for each runner event (called from the runner's
+// goroutines, as runner.Options.Progress is) and done, called once after
+// the last event.
+type Progress func(ProgressRun) (event func(runner.Event), done func())
+
+// ProgressRun is what the gate tells a Progress of the run it starts.
+type ProgressRun struct {
+	Started time.Time
+	Budget  time.Duration
+	// Checks are the runnable checks in task order: an event's Index is
+	// its check's index here.
+	Checks []detect.Check
+	// Outcome returns the judged outcome of a finished task, or nil. A
+	// task is judged before its Done event, on the same goroutine, so a
+	// display can say "proved nothing" rather than "passed".
+	Outcome func(index int) *verdict.Outcome
+}
+
 // Request is what a caller asks of one verification.
 type Request struct {
 	// Dir is where to verify; its repository is found from it.
@@ -83,10 +101,9 @@ type Request struct {
 	// scope depends on every root of the plan needs no detection of its
 	// own.
 	ScopeOf func(detect.Plan) func(detect.Check) string
-	// Progress, when set, shows checks as they start and end: live when
-	// ProgressTerm is a terminal, else one plain line per event.
-	Progress     io.Writer
-	ProgressTerm report.Term
+	// Progress, when set, is told of checks as they start and end: the
+	// caller draws (cmd/vbd with report), the gate only reports.
+	Progress Progress
 	// NoCache forces a run even when a passing receipt matches the tree.
 	NoCache bool
 	// Caller says who asked, for the receipt.
@@ -303,23 +320,22 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 			judged[i] = &o
 			return o.Status.Failing()
 		}}
-	var progress *report.Progress
+	var progressDone func()
 	if req.Progress != nil {
 		// judged[i] is written before the task's Done event, on the
 		// same goroutine, so the progress line can say "proved nothing".
-		progress = report.NewProgress(req.Progress, report.ProgressOptions{
-			Term: req.ProgressTerm, Started: v.Started, Budget: budget, Checks: runnable,
+		opts.Progress, progressDone = req.Progress(ProgressRun{
+			Started: v.Started, Budget: budget, Checks: runnable,
 			Outcome: func(i int) *verdict.Outcome { return judged[i] },
 		})
-		opts.Progress = progress.Event
 	}
 	rn := req.Runner
 	if rn == nil {
 		rn = RunFunc(runner.Run)
 	}
 	results := rn.Run(ctx, tasks, opts)
-	if progress != nil {
-		progress.Close()
+	if progressDone != nil {
+		progressDone()
 	}
 	if len(results) != len(tasks) {
 		return fmt.Errorf("internal error: %d checks ran but %d results came back", len(tasks), len(results))

@@ -68,6 +68,9 @@ func (f *fakeRunner) Run(ctx context.Context, tasks []runner.Task, opts runner.O
 			out[i] = runner.Result{Status: runner.NotRunCut, ExitCode: -1, Cause: runner.ErrFailFast}
 			continue
 		}
+		if opts.Progress != nil {
+			opts.Progress(runner.Event{Index: i, Task: &tasks[i]})
+		}
 		r := f.runs[t.Name]
 		res := runner.Result{Status: r.status, ExitCode: r.code, Cause: r.cause, Duration: time.Millisecond}
 		if res.Status == "" {
@@ -77,8 +80,13 @@ func (f *fakeRunner) Run(ctx context.Context, tasks []runner.Task, opts runner.O
 			res.Scanner = fakeEvidence{ev: *r.ev}
 		}
 		out[i] = res
-		if opts.FailFast && opts.IsFailure(i, res) {
+		// The real runner asks IsFailure of every finished task, before
+		// its Done event.
+		if failed := opts.IsFailure != nil && opts.IsFailure(i, res); opts.FailFast && failed {
 			stopped = true
+		}
+		if opts.Progress != nil {
+			opts.Progress(runner.Event{Index: i, Task: &tasks[i], Done: true, Result: &out[i]})
 		}
 		if t.Name == f.cancelAfter && f.cancel != nil {
 			f.cancel()
@@ -243,6 +251,48 @@ func TestVerifyOrchestration(t *testing.T) {
 				t.Errorf("receipt: interrupted %v, %d checks", r.Interrupted, len(r.Checks))
 			}
 		})
+	}
+}
+
+// Progress is the caller's: the gate calls it once before the first check
+// with the runnable checks in task order, passes every runner event on,
+// has judged a task by its Done event, and calls done once after the last.
+func TestVerifyProgressIsACallback(t *testing.T) {
+	dir := repo(t, threeChecks)
+	fr := &fakeRunner{runs: map[string]fakeRun{"lint": {}, "unit": {ev: skippedAll(2)}, "sub": {ev: passed(1)}}}
+	var (
+		starts, dones int
+		checks        []string
+		events        []string
+	)
+	progress := func(r ProgressRun) (func(runner.Event), func()) {
+		starts++
+		for _, c := range r.Checks {
+			checks = append(checks, c.Name)
+		}
+		event := func(e runner.Event) {
+			if dones > 0 {
+				t.Errorf("event %+v after done", e)
+			}
+			if !e.Done {
+				events = append(events, "start "+e.Task.Name)
+				return
+			}
+			o := r.Outcome(e.Index)
+			if o == nil {
+				t.Errorf("%s: not judged by its Done event", e.Task.Name)
+				return
+			}
+			events = append(events, fmt.Sprintf("done %s %s", e.Task.Name, o.Status))
+		}
+		return event, func() { dones++ }
+	}
+	if _, err := Verify(context.Background(), Request{Dir: dir, NoCache: true, Runner: fr, Progress: progress, Environ: []string{"PATH=/bin"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"start lint", "done lint pass", "start unit", "done unit vacuous", "start sub", "done sub pass"}
+	if starts != 1 || dones != 1 || !slices.Equal(checks, []string{"lint", "unit", "sub"}) || !slices.Equal(events, want) {
+		t.Errorf("progress called %d times, done %d times, checks %q, events\n got %q\nwant %q", starts, dones, checks, events, want)
 	}
 }
 

@@ -35,7 +35,7 @@ type PreCommitRequest struct {
 	// Warn receives warnings (a snapshot that could not be removed).
 	Warn io.Writer
 	// Progress, when set, shows checks as they start and end.
-	Progress io.Writer
+	Progress gate.Progress
 }
 
 // PreCommitResult is a verified commit, its receipt already written.

@@ -26,7 +26,7 @@ type TimingRequest struct {
 	// Notes receives what install does and why (stderr).
 	Notes io.Writer
 	// Progress, when set, shows a measuring run's checks as they end.
-	Progress io.Writer
+	Progress vbdgate.Progress
 	// Installed is vbd's hook as a previous install wrote it, when Found:
 	// its budget is kept so that the command (and a harness's trust in its
 	// hash) does not change on a reinstall.

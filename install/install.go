@@ -8,6 +8,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/vbd-dev/vbd/gate"
 )
 
 // Git is the target that wires git's hooks; every other target is a harness.
@@ -31,7 +33,7 @@ type Options struct {
 	// Out receives what was done; Notes, how it was chosen (stderr).
 	Out, Notes io.Writer
 	// Progress, when set, shows a measuring run's checks.
-	Progress io.Writer
+	Progress gate.Progress
 }
 
 // Install wires vbd into o.Target.

@@ -24,7 +24,7 @@ func (i *installCmd) Run(ctx context.Context, g *Globals, e env) error {
 		Environ: os.Environ(), Out: e.stdout, Notes: e.stderr,
 	}
 	if isTerminal(e.stderr) {
-		o.Progress = e.stderr
+		o.Progress = plainProgress(e.stderr)
 	}
 	return install.Install(ctx, o)
 }

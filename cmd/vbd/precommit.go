@@ -39,7 +39,7 @@ func (p *preCommitCmd) Run(ctx context.Context, g *Globals, e env) error {
 		Budget: time.Duration(p.Budget), Hook: p.Hook, Out: e.stdout, Warn: e.stderr,
 	}
 	if isTerminal(e.stderr) {
-		req.Progress = e.stderr
+		req.Progress = plainProgress(e.stderr)
 	}
 	res, err := githook.PreCommit(ctx, req)
 	if err != nil {

@@ -35,7 +35,7 @@ func (r *runCmd) Run(ctx context.Context, g *Globals, e env) error {
 		Caller: receipt.Caller{Kind: gate.CallerCLI}, Environ: os.Environ(),
 	}
 	// Progress goes to stderr: live on a terminal, plain lines elsewhere.
-	req.Progress, req.ProgressTerm = e.stderr, g.term(e.stderr)
+	req.Progress = drawProgress(e.stderr, g.term(e.stderr))
 	if r.Changed || r.Base != "" {
 		ch, err := gate.FindChanged(ctx, g.Dir, r.Base)
 		if err != nil {
