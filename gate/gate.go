@@ -372,13 +372,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 		}
 	}
 	v.Ended = req.now()
-	v.Verdict = verdict.Decide(v.Outcomes, v.Ended.Sub(v.Started))
-	if guard != "" && v.Verdict.Code != exitcode.Failed {
-		// Several checks ran and none can be blamed alone: the run fails.
-		v.Verdict.Code, v.Verdict.Word = exitcode.Failed, verdict.WordFailed
-		v.Verdict.Summary = "FAILED: " + guard
-		v.Verdict.Reasons = append([]string{guard}, v.Verdict.Reasons...)
-	}
+	v.Verdict = verdict.Run{Outcomes: v.Outcomes, Elapsed: v.Ended.Sub(v.Started), TreeChanged: guard}.Decide()
 	if errors.Is(context.Cause(ctx), runner.ErrInterrupted) {
 		v.Interrupted = true
 		v.Verdict.Reasons = append(v.Verdict.Reasons, "vbd was interrupted before every check finished")

@@ -36,8 +36,42 @@ const (
 // IsHint reports whether a reason is one of the hints above.
 func IsHint(reason string) bool { return reason == HintBudget || reason == HintTimeout }
 
-// Decide computes the verdict of a run from its outcomes, in plan order.
+// Run is everything a verdict is decided from: the outcomes, in plan
+// order, the time the run took, and what was found of the run as a whole
+// that no single row carries.
+type Run struct {
+	Outcomes []Outcome
+	Elapsed  time.Duration
+	// TreeChanged is the tree guard's finding: what the checks changed
+	// in the tree they verified ("modified 1 file: x (…); vbd never
+	// reverts them"), empty when they changed nothing. A check that
+	// changed the tree proves nothing about the tree the user has, so
+	// the run fails. A run with a failing row already fails on its rows
+	// (the one check that ran is marked as the writer, ReasonWriter);
+	// otherwise, with several checks and none to blame alone, the
+	// finding is the verdict's summary and its first reason.
+	TreeChanged string
+}
+
+// Decide computes the verdict of a run from its outcomes, in plan order,
+// with nothing found beyond them.
 func Decide(outcomes []Outcome, elapsed time.Duration) Verdict {
+	return Run{Outcomes: outcomes, Elapsed: elapsed}.Decide()
+}
+
+// Decide computes the run's verdict: the one place a verdict is decided.
+func (r Run) Decide() Verdict {
+	v := decideRows(r.Outcomes, r.Elapsed)
+	if r.TreeChanged != "" && v.Code != exitcode.Failed {
+		v.Code, v.Word = exitcode.Failed, WordFailed
+		v.Summary = "FAILED: " + r.TreeChanged
+		v.Reasons = append([]string{r.TreeChanged}, v.Reasons...)
+	}
+	return v
+}
+
+// decideRows is the verdict of the rows alone.
+func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 	var (
 		failing, vacuous []string
 		budgetCut        bool

@@ -2,6 +2,8 @@ package verdict
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,6 +154,41 @@ func TestDecide(t *testing.T) {
 			}
 			if i < len(c.reasons) {
 				t.Errorf("reasons %q lack %q (in order)", v.Reasons, c.reasons[i:])
+			}
+		})
+	}
+}
+
+// The tree guard's finding is an input of the verdict: it fails a run its
+// rows would pass or call vacuous, leading the reasons; a run whose rows
+// fail (the one check that ran, marked as the writer) keeps its rows'
+// verdict.
+func TestDecideTreeChanged(t *testing.T) {
+	pass := Outcome{Check: detect.Check{Name: "go test", Kind: detect.KindTest}, Status: Pass, Detail: "3 passed"}
+	vacuous := Outcome{Check: detect.Check{Name: "go test", Kind: detect.KindTest}, Status: Vacuous, Detail: "no test files"}
+	writer := Outcome{Check: detect.Check{Name: "gen"}, Status: Fail, Reason: ReasonWriter, Detail: "modified 1 file: x"}
+	const several = "the checks modified 1 file: x (run `git diff` to see them); vbd never reverts them"
+	for name, c := range map[string]struct {
+		outcomes []Outcome
+		found    string
+		code     int
+		summary  string
+		reasons  []string
+	}{
+		"nothing found leaves a pass":           {[]Outcome{pass}, "", exitcode.Verified, "verified: 1 passed in 1.0s", nil},
+		"a changed tree fails a pass":           {[]Outcome{pass, pass}, several, exitcode.Failed, "FAILED: " + several, []string{several}},
+		"a changed tree fails a vacuous run":    {[]Outcome{vacuous}, several, exitcode.Failed, "FAILED: " + several, []string{several, "proved nothing: go test: no test files"}},
+		"a failing row keeps the rows' verdict": {[]Outcome{pass, writer}, "modified 1 file: x", exitcode.Failed, "FAILED: gen (modified 1 file: x)", []string{"gen (modified 1 file: x)"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			v := Run{Outcomes: c.outcomes, Elapsed: time.Second, TreeChanged: c.found}.Decide()
+			if v.Code != c.code || v.Summary != c.summary || !slices.Equal(v.Reasons, c.reasons) {
+				t.Errorf("got %d %q %q, want %d %q %q", v.Code, v.Summary, v.Reasons, c.code, c.summary, c.reasons)
+			}
+			if c.found == "" {
+				if d := Decide(c.outcomes, time.Second); !reflect.DeepEqual(d, v) {
+					t.Errorf("Decide %+v, Run.Decide %+v", d, v)
+				}
 			}
 		})
 	}
