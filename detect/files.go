@@ -32,8 +32,7 @@ const MaxDepth = 10
 // It is a walk of its own (state.WalkTree, listing only); a run that also
 // fingerprints the tree walks once and passes the Tree's Files here
 // instead (see receipt.Walk).
-func ListFiles(root string) ([]string, error) {
-	ctx := context.Background()
+func ListFiles(ctx context.Context, root string) ([]string, error) {
 	t, err := state.WalkTree(ctx, root, state.WalkOptions{FilesOnly: true})
 	if errors.Is(err, state.ErrNotGit) {
 		return nil, nil

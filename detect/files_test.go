@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,7 +55,7 @@ func gitRepo(t *testing.T) string {
 
 func TestListFiles(t *testing.T) {
 	root := gitRepo(t)
-	files, err := ListFiles(root)
+	files, err := ListFiles(context.Background(), root)
 	if err != nil {
 		t.Fatalf("ListFiles: %v", err)
 	}
@@ -66,7 +67,7 @@ func TestListFiles(t *testing.T) {
 
 func TestListFilesSubdirectory(t *testing.T) {
 	root := gitRepo(t)
-	files, err := ListFiles(filepath.Join(root, "sub"))
+	files, err := ListFiles(context.Background(), filepath.Join(root, "sub"))
 	if err != nil {
 		t.Fatalf("ListFiles: %v", err)
 	}
@@ -81,7 +82,7 @@ func TestListFilesNotARepository(t *testing.T) {
 	}
 	t.Setenv("GIT_CEILING_DIRECTORIES", os.TempDir())
 	dir := t.TempDir()
-	files, err := ListFiles(dir)
+	files, err := ListFiles(context.Background(), dir)
 	if files != nil || err != nil {
 		t.Errorf("ListFiles = %q, %v; want nil, nil outside a git work tree", files, err)
 	}
@@ -95,7 +96,7 @@ func TestListFilesEmptyRepository(t *testing.T) {
 	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
-	files, err := ListFiles(dir)
+	files, err := ListFiles(context.Background(), dir)
 	if err != nil || files == nil || len(files) != 0 {
 		t.Errorf("ListFiles = %#v, %v; want an empty non-nil list", files, err)
 	}
@@ -103,7 +104,7 @@ func TestListFilesEmptyRepository(t *testing.T) {
 
 func TestListFilesFeedsDetect(t *testing.T) {
 	root := gitRepo(t)
-	files, err := ListFiles(root)
+	files, err := ListFiles(context.Background(), root)
 	if err != nil {
 		t.Fatal(err)
 	}

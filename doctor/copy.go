@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -17,17 +18,19 @@ import (
 // copyRepo copies the repository's work tree (and .git, without vbd's own
 // state) into tmp, leaving out the skipped dirs. The cleanup removes the
 // copy and any state vbd kept for it.
-func copyRepo(repo state.Repo, tmp string, skip []string) (string, func(), error) {
+func copyRepo(ctx context.Context, repo state.Repo, tmp string, skip []string) (string, func(), error) {
 	dst := filepath.Join(tmp, filepath.Base(repo.Root))
 	skip = append([]string{}, skip...)
 	if repo.IsGit() {
-		if sd, err := state.Dir(repo); err == nil {
+		if sd, err := state.Dir(ctx, repo); err == nil {
 			skip = append(skip, sd)
 		}
 	}
 	cleanup := func() {
-		if r, err := state.Find(dst); err == nil && !r.IsGit() {
-			if sd, err := state.Dir(r); err == nil {
+		// The copy's state is removed even when doctor was interrupted.
+		ctx := context.WithoutCancel(ctx)
+		if r, err := state.Find(ctx, dst); err == nil && !r.IsGit() {
+			if sd, err := state.Dir(ctx, r); err == nil {
 				_ = os.RemoveAll(sd)
 			}
 		}
@@ -117,13 +120,13 @@ func plantFailure(dir string) error {
 
 // plantPass gives the copy a .vbd.toml with one passing check and every
 // detected check disabled, so the proof does not depend on the suite.
-func plantPass(dir string) error {
+func plantPass(ctx context.Context, dir string) error {
 	path := filepath.Join(dir, detect.ConfigFile)
 	check := fmt.Sprintf("[[check]]\nname = %q\nrun = %q\n", plantedPass, "echo 'planted by vbd doctor --prove: this check passes'")
 	if err := os.WriteFile(path, []byte(check), 0o644); err != nil {
 		return fmt.Errorf("plant the passing check: %w", err)
 	}
-	_, _, plan, err := gate.LoadPlan(dir, false)
+	_, _, plan, err := gate.LoadPlan(ctx, dir, false)
 	if err != nil {
 		return fmt.Errorf("plan the passing copy: %w", err)
 	}

@@ -45,7 +45,7 @@ func Run(ctx context.Context, o Options) error {
 	repo, w := o.Repo, o.Out
 	suite, suiteKnown := o.Suite, o.Suite > 0
 	if !suiteKnown {
-		if dir, err := state.Dir(repo); err == nil {
+		if dir, err := state.Dir(ctx, repo); err == nil {
 			suite, suiteKnown = harness.Store{Dir: dir}.SuiteTime()
 		}
 	}

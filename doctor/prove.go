@@ -36,7 +36,7 @@ func prove(ctx context.Context, repo state.Repo, hooks []Hook, w io.Writer) (tim
 		defer os.RemoveAll(tmp)
 		tmps = append(tmps, tmp)
 	}
-	failDir, cleanFail, err := copyRepo(repo, tmps[0], tmps)
+	failDir, cleanFail, err := copyRepo(ctx, repo, tmps[0], tmps)
 	if err != nil {
 		return 0, false, err
 	}
@@ -44,12 +44,12 @@ func prove(ctx context.Context, repo state.Repo, hooks []Hook, w io.Writer) (tim
 	if err := plantFailure(failDir); err != nil {
 		return 0, false, err
 	}
-	passDir, cleanPass, err := copyRepo(repo, tmps[1], tmps)
+	passDir, cleanPass, err := copyRepo(ctx, repo, tmps[1], tmps)
 	if err != nil {
 		return 0, false, err
 	}
 	defer cleanPass()
-	if err := plantPass(passDir); err != nil {
+	if err := plantPass(ctx, passDir); err != nil {
 		return 0, false, err
 	}
 	fmt.Fprintf(w, "vbd doctor --prove: copies of %s (your tree is not touched):\n", repo.Root)

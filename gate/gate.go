@@ -224,11 +224,11 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	var stateDir string
 	switch {
 	case staged:
-		stateDir, err = state.Dir(req.StateFrom)
+		stateDir, err = state.Dir(ctx, req.StateFrom)
 	case tree != nil:
 		stateDir, err = tree.StateDir()
 	default:
-		stateDir, err = state.Dir(repo)
+		stateDir, err = state.Dir(ctx, repo)
 	}
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -16,8 +17,8 @@ import (
 // its path and how many checks it names. It is the one place vbd writes
 // into the work tree, and only because the user asked for exactly that
 // file: an existing one is replaced only with force.
-func WriteConfig(dir string, force bool) (path string, checks int, err error) {
-	repo, err := state.Find(dir)
+func WriteConfig(ctx context.Context, dir string, force bool) (path string, checks int, err error) {
+	repo, err := state.Find(ctx, dir)
 	if err != nil {
 		return "", 0, &exitcode.UsageError{Err: err}
 	}
@@ -30,7 +31,7 @@ func WriteConfig(dir string, force bool) (path string, checks int, err error) {
 	// own, and must work even when the file it replaces is broken.
 	var files []string
 	if repo.IsGit() {
-		if files, err = detect.ListFiles(repo.Root); err != nil {
+		if files, err = detect.ListFiles(ctx, repo.Root); err != nil {
 			return "", 0, fmt.Errorf("list files: %w", err)
 		}
 	}

@@ -17,8 +17,7 @@ import (
 
 // LoadPlan resolves the repository, reads .vbd.toml and detects the plan.
 // A bad config is a usage error: exit 2 with the key and line named.
-func LoadPlan(dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
-	ctx := context.Background()
+func LoadPlan(ctx context.Context, dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
 	repo, tree, err := state.Locate(ctx, dir, state.WalkOptions{FilesOnly: true})
 	if err != nil {
 		return repo, nil, detect.Plan{}, &exitcode.UsageError{Err: err}

@@ -14,8 +14,11 @@ func (v *Verification) Save(amend func(*receipt.Receipt)) (*receipt.Receipt, err
 	case v.Stamp == nil:
 		stamp.Note = "no fingerprint was taken before the checks ran, so this run is not reusable"
 	case v.Reused == nil && !v.rechecked:
-		// Checks ran: the fingerprint holds only if the tree held still.
-		stamp = v.Stamp.Recheck()
+		// The fingerprint holds only if the tree held still while checks
+		// ran, which Verify settles (the tree guard's recheck, under the
+		// run's context). A Verification Verify did not finish has no
+		// such answer, so it is not reusable: Save walks no tree.
+		stamp.Note = "the tree was not looked at again after the checks, so this run is not reusable"
 	default:
 		stamp = *v.Stamp
 	}

@@ -54,7 +54,7 @@ type PreCommitResult struct {
 // returns. Unless All, the checks of project roots the commit does not
 // touch are skipped (verdict.ReasonScope).
 func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, error) {
-	repo, err := state.Find(req.Dir)
+	repo, err := state.Find(ctx, req.Dir)
 	if err != nil {
 		return nil, &exitcode.UsageError{Err: err}
 	}

@@ -18,7 +18,7 @@ import (
 // work decides, running the checks when it has to.
 func (g *gate) work(ctx context.Context) outcome {
 	in := g.in
-	root, stateDir, locErr := g.locate()
+	root, stateDir, locErr := g.locate(ctx)
 	st := Store{Dir: stateDir, Now: g.env.Now}
 	ev, _ := specOf(in.Harness).event(in.Event)
 
@@ -42,7 +42,7 @@ func (g *gate) work(ctx context.Context) outcome {
 	var claim string
 	if locErr == nil && !ev.Task && sessionOK(in) {
 		if base, ok := st.Baseline(in); ok {
-			tree, err := g.fingerprint(root)
+			tree, err := g.fingerprint(ctx, root)
 			if err == nil && tree == base {
 				// A question-and-answer turn on a tree that was already red
 				// is not blocked; a turn that says the work is done is
@@ -140,11 +140,12 @@ func completeRun(r *Run) bool {
 
 // fingerprint is the tree's content fingerprint: receipt's, the one reuse
 // is keyed by.
-func (g *gate) fingerprint(root string) (string, error) {
+// It is the hook's own walk, so it stops with the hook's context (the
+// watchdog's soft deadline, a signal) like everything else the hook does.
+func (g *gate) fingerprint(ctx context.Context, root string) (string, error) {
 	if g.env.Fingerprint != nil {
 		return g.env.Fingerprint(root)
 	}
-	ctx := context.Background()
 	t, err := receipt.Walk(ctx, root, false)
 	if err != nil {
 		return "", err
@@ -162,7 +163,7 @@ func (g *gate) recordBaseline(ctx context.Context, root string, st Store, locErr
 		g.note("no baseline recorded: %v", locErr)
 		return
 	}
-	tree, err := g.fingerprint(root)
+	tree, err := g.fingerprint(ctx, root)
 	if err != nil {
 		g.note("no baseline recorded (is %s a git work tree?): %v", root, firstLine(err.Error()))
 		return

@@ -188,12 +188,12 @@ type outcome struct {
 }
 
 // locate finds the repository's state dir, once.
-func (g *gate) locate() (root, dir string, err error) {
-	locate := g.env.Locate
-	if locate == nil {
-		locate = Locate
+func (g *gate) locate(ctx context.Context) (root, dir string, err error) {
+	if g.env.Locate != nil {
+		root, dir, err = g.env.Locate(g.dir)
+	} else {
+		root, dir, err = Locate(ctx, g.dir)
 	}
-	root, dir, err = locate(g.dir)
 	if err == nil {
 		g.mu.Lock()
 		g.stateDir = dir
@@ -203,12 +203,12 @@ func (g *gate) locate() (root, dir string, err error) {
 }
 
 // Locate returns dir's repository root and vbd's state dir for it.
-func Locate(dir string) (root, stateDir string, err error) {
-	repo, err := state.Find(dir)
+func Locate(ctx context.Context, dir string) (root, stateDir string, err error) {
+	repo, err := state.Find(ctx, dir)
 	if err != nil {
 		return "", "", err
 	}
-	sd, err := state.Dir(repo)
+	sd, err := state.Dir(ctx, repo)
 	return repo.Root, sd, err
 }
 

@@ -54,7 +54,7 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 		// Best effort: outside a repository the outcome is recorded in
 		// the fallback state dir (see store), so a locate error changes
 		// nothing here.
-		_, _, _ = g.locate()
+		_, _, _ = g.locate(ctx)
 		return g.finish(outcome{
 			decision:  Decision{Block: true, Reason: report.HookUsageReason(problems, string(g.in.Harness))},
 			summary:   "vbd hook's command line is wrong: " + strings.Join(problems, "; "),

@@ -49,13 +49,13 @@ func suiteTime(ctx context.Context, req TimingRequest) (time.Duration, error) {
 	suite := req.Measured
 	switch {
 	case suite > 0:
-		recordSuite(req.Repo, suite, "vbd install --measured")
+		recordSuite(ctx, req.Repo, suite, "vbd install --measured")
 	default:
-		if r := lastCompleteRun(req.Repo, req.Quick); r != nil {
+		if r := lastCompleteRun(ctx, req.Repo, req.Quick); r != nil {
 			suite = r.Ended.Sub(r.Started)
 			fmt.Fprintf(req.Notes, "vbd: the suite time comes from the last %s run (receipt %s, %s ago: %s); run `vbd --no-cache` first, or pass --budget DUR, to choose otherwise\n",
 				r.Mode, r.ID, receipt.Ago(r, time.Now()), r.Verdict.Summary)
-			recordSuite(req.Repo, suite, "vbd install (receipt "+r.ID+")")
+			recordSuite(ctx, req.Repo, suite, "vbd install (receipt "+r.ID+")")
 			break
 		}
 		var err error
@@ -68,8 +68,8 @@ func suiteTime(ctx context.Context, req TimingRequest) (time.Duration, error) {
 
 // lastCompleteRun is the newest receipt of a run in the hook's mode that
 // ran every check to an end, or nil.
-func lastCompleteRun(repo state.Repo, quick bool) *receipt.Receipt {
-	dir, err := state.Dir(repo)
+func lastCompleteRun(ctx context.Context, repo state.Repo, quick bool) *receipt.Receipt {
+	dir, err := state.Dir(ctx, repo)
 	if err != nil {
 		return nil
 	}
@@ -98,13 +98,13 @@ func measureSuite(ctx context.Context, req TimingRequest) (time.Duration, error)
 	if v.Verdict.Code != exitcode.Verified {
 		fmt.Fprintf(req.Notes, "vbd: note: the gate will block until this is a verified pass (run `vbd` to see why it is not)\n")
 	}
-	recordSuite(req.Repo, took, "vbd install")
+	recordSuite(ctx, req.Repo, took, "vbd install")
 	return took, nil
 }
 
 // recordSuite keeps the suite time for vbd doctor.
-func recordSuite(repo state.Repo, d time.Duration, source string) {
-	if dir, err := state.Dir(repo); err == nil {
+func recordSuite(ctx context.Context, repo state.Repo, d time.Duration, source string) {
+	if dir, err := state.Dir(ctx, repo); err == nil {
 		_ = Store{Dir: dir}.SetSuiteTime(d, source)
 	}
 }

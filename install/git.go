@@ -28,7 +28,7 @@ func git(ctx context.Context, o Options) error {
 		}
 		args = append(args, "--budget", b.String())
 	}
-	repo, err := gitRepo(o.Dir, "install git")
+	repo, err := gitRepo(ctx, o.Dir, "install git")
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func stopsWhat(hook string) string {
 
 // uninstallGit removes vbd's pre-commit hook and restores the hook it kept.
 func uninstallGit(ctx context.Context, o Options) error {
-	repo, err := gitRepo(o.Dir, "uninstall git")
+	repo, err := gitRepo(ctx, o.Dir, "uninstall git")
 	if err != nil {
 		return err
 	}
@@ -116,8 +116,8 @@ func printUninstalled(w io.Writer, root string, res githook.Uninstalled) {
 }
 
 // gitRepo resolves dir to its git work tree, or says why it cannot.
-func gitRepo(dir, what string) (state.Repo, error) {
-	repo, err := state.Find(dir)
+func gitRepo(ctx context.Context, dir, what string) (state.Repo, error) {
+	repo, err := state.Find(ctx, dir)
 	if err != nil {
 		return repo, &exitcode.UsageError{Err: err}
 	}

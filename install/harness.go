@@ -22,7 +22,7 @@ const hookStartTimeout = 30 * time.Second
 // stop events (and the session start where the harness has one), the
 // absolute vbd binary, and a timeout chosen from this repository's suite.
 func harnessHook(ctx context.Context, o Options) error {
-	spec, repo, exe, err := harnessTarget(o)
+	spec, repo, exe, err := harnessTarget(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func harnessHook(ctx context.Context, o Options) error {
 // uninstallHarnessHook removes vbd's hooks from a harness's project config,
 // keeping every other key and hook.
 func uninstallHarnessHook(ctx context.Context, o Options) error {
-	spec, repo, exe, err := harnessTarget(o)
+	spec, repo, exe, err := harnessTarget(ctx, o)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func uninstallHarnessHook(ctx context.Context, o Options) error {
 // harnessTarget resolves what (un)installing a harness's hooks works on:
 // its spec, the repository, and the vbd binary the hooks run. A negative
 // --max-blocks is refused here too (uninstall never sets it).
-func harnessTarget(o Options) (harness.Spec, state.Repo, string, error) {
+func harnessTarget(ctx context.Context, o Options) (harness.Spec, state.Repo, string, error) {
 	spec, ok := harness.Lookup(harness.Name(o.Target))
 	if !ok {
 		return spec, state.Repo{}, "", exitcode.Usagef("unknown harness %q", o.Target)
@@ -124,7 +124,7 @@ func harnessTarget(o Options) (harness.Spec, state.Repo, string, error) {
 	if o.MaxBlocks < 0 {
 		return spec, state.Repo{}, "", exitcode.Usagef("--max-blocks must be 0 or more, got %d", o.MaxBlocks)
 	}
-	repo, err := state.Find(o.Dir)
+	repo, err := state.Find(ctx, o.Dir)
 	if err != nil {
 		return spec, repo, "", &exitcode.UsageError{Err: err}
 	}

@@ -40,20 +40,19 @@ func Walk(ctx context.Context, dir string, staged bool) (*Tree, error) {
 // It never writes to the repository (see state.Tree for the git commands
 // and their cost). Outside a git work tree it returns ErrNotGit. A run
 // that has a Tree already uses TakeOf.
-func Fingerprint(repoRoot string, extra ...string) (string, error) {
-	return fingerprint(repoRoot, false, extra)
+func Fingerprint(ctx context.Context, repoRoot string, extra ...string) (string, error) {
+	return fingerprint(ctx, repoRoot, false, extra)
 }
 
 // StagedFingerprint is Fingerprint for a staged snapshot: HEAD's tree and
 // the index only, which is what a commit will hold and what git's
 // pre-commit path checks out and verifies. It is hashed apart from work-tree
 // fingerprints, so the two never match each other.
-func StagedFingerprint(repoRoot string, extra ...string) (string, error) {
-	return fingerprint(repoRoot, true, extra)
+func StagedFingerprint(ctx context.Context, repoRoot string, extra ...string) (string, error) {
+	return fingerprint(ctx, repoRoot, true, extra)
 }
 
-func fingerprint(root string, staged bool, extra []string) (string, error) {
-	ctx := context.Background()
+func fingerprint(ctx context.Context, root string, staged bool, extra []string) (string, error) {
 	t, err := Walk(ctx, root, staged)
 	if err != nil {
 		return "", err

@@ -61,7 +61,7 @@ func newRepo(tb testing.TB) string {
 
 func mustFingerprint(tb testing.TB, dir string, extra ...string) string {
 	tb.Helper()
-	fp, err := Fingerprint(dir, extra...)
+	fp, err := Fingerprint(tb.Context(), dir, extra...)
 	if err != nil {
 		tb.Fatalf("Fingerprint: %v", err)
 	}
@@ -204,7 +204,7 @@ func TestFingerprintExtraIsHashed(t *testing.T) {
 }
 
 func TestFingerprintOutsideGit(t *testing.T) {
-	_, err := Fingerprint(t.TempDir())
+	_, err := Fingerprint(t.Context(), t.TempDir())
 	if !errors.Is(err, ErrNotGit) {
 		t.Fatalf("err = %v, want ErrNotGit", err)
 	}
@@ -235,7 +235,7 @@ func TestStagedFingerprint(t *testing.T) {
 	dir := newRepo(t)
 	staged := func() string {
 		t.Helper()
-		fp, err := StagedFingerprint(dir)
+		fp, err := StagedFingerprint(t.Context(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,11 +278,11 @@ func TestStampRecheck(t *testing.T) {
 	if s.Fingerprint == "" {
 		t.Fatalf("no fingerprint: %s", s.Note)
 	}
-	if got := s.Recheck(); got.Fingerprint != s.Fingerprint {
+	if got := s.Recheck(t.Context()); got.Fingerprint != s.Fingerprint {
 		t.Fatalf("recheck of an unchanged tree lost the fingerprint: %+v", got)
 	}
 	write(t, dir, "a.go", "package a // edited mid-run\n")
-	got := s.Recheck()
+	got := s.Recheck(t.Context())
 	if got.Fingerprint != "" || !strings.Contains(got.Note, "changed while checks ran") {
 		t.Fatalf("recheck after an edit = %+v, want no fingerprint and a note", got)
 	}
@@ -460,7 +460,7 @@ func BenchmarkFingerprint20k(b *testing.B) {
 	}
 	b.Run("tree", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := Fingerprint(dir); err != nil {
+			if _, err := Fingerprint(b.Context(), dir); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -68,11 +68,11 @@ func (s Stamp) with(tree string, err error) Stamp {
 
 // Recheck fingerprints the tree again after the run (tool versions are
 // not asked again) and keeps the fingerprint only if it is unchanged.
-func (s Stamp) Recheck() Stamp {
+func (s Stamp) Recheck(ctx context.Context) Stamp {
 	if s.Fingerprint == "" {
 		return s
 	}
-	after, _, _ := s.RecheckTree(context.Background())
+	after, _, _ := s.RecheckTree(ctx)
 	return after
 }
 

@@ -35,7 +35,7 @@ func (r Repo) IsGit() bool { return r.GitDir != "" }
 
 // Find resolves dir to its repository root and git dir. Outside a git
 // work tree (or where git is missing) Root is dir itself.
-func Find(dir string) (Repo, error) {
+func Find(ctx context.Context, dir string) (Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return Repo{}, fmt.Errorf("resolve %s: %w", dir, err)
@@ -47,7 +47,7 @@ func Find(dir string) (Repo, error) {
 	if !fi.IsDir() {
 		return Repo{}, fmt.Errorf("%s is not a directory; point vbd at the repository's directory (vbd -C DIR)", dir)
 	}
-	out, err := Git(context.Background(), abs, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-path", "vbd")
+	out, err := Git(ctx, abs, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-path", "vbd")
 	if err != nil {
 		return Repo{Root: abs}, nil //nolint:nilerr // not a git work tree: verify the directory itself
 	}
@@ -63,13 +63,13 @@ func Find(dir string) (Repo, error) {
 }
 
 // Dir returns vbd's state directory for the repository, creating it.
-func Dir(r Repo) (string, error) {
+func Dir(ctx context.Context, r Repo) (string, error) {
 	var dir string
 	switch {
 	case r.statePath != "":
 		dir = r.statePath
 	case r.IsGit():
-		out, err := Git(context.Background(), r.Root, "rev-parse", "--git-path", "vbd")
+		out, err := Git(ctx, r.Root, "rev-parse", "--git-path", "vbd")
 		if err != nil {
 			return "", err
 		}

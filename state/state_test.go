@@ -1,6 +1,7 @@
 package state
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,14 +40,14 @@ func TestFindAndDirInGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := gitshim.Install(t)
-	repo, err := Find(sub)
+	repo, err := Find(context.Background(), sub)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if repo.Root != root || repo.GitDir != filepath.Join(root, ".git") || !repo.IsGit() {
 		t.Fatalf("Find(%s) = %+v, want root %s", sub, repo, root)
 	}
-	dir, err := Dir(repo)
+	dir, err := Dir(context.Background(), repo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +78,14 @@ func TestFindAndDirOutsideGit(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv("HOME", cache) // os.UserCacheDir on macOS
 	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
-	repo, err := Find(dir)
+	repo, err := Find(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if repo.Root != dir || repo.IsGit() {
 		t.Fatalf("Find = %+v, want the directory itself outside git", repo)
 	}
-	state, err := Dir(repo)
+	state, err := Dir(context.Background(), repo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestFindAndDirOutsideGit(t *testing.T) {
 	if err := os.Mkdir(other, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	state2, err := Dir(Repo{Root: other})
+	state2, err := Dir(context.Background(), Repo{Root: other})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestFindErrorsSayWhatToDo(t *testing.T) {
 		{filepath.Join(dir, "nope"), "check the path (vbd -C DIR)"},
 		{file, "is not a directory; point vbd at the repository's directory"},
 	} {
-		if _, err := Find(c.dir); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := Find(context.Background(), c.dir); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Find(%s) = %v, want an error containing %q", c.dir, err, c.want)
 		}
 	}

@@ -21,7 +21,7 @@ type doctorCmd struct {
 }
 
 func (d *doctorCmd) Run(ctx context.Context, g *Globals, e env) error {
-	repo, err := state.Find(g.Dir)
+	repo, err := state.Find(ctx, g.Dir)
 	if err != nil {
 		return &exitcode.UsageError{Err: err}
 	}

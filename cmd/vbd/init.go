@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/vbd-dev/vbd/gate"
@@ -12,8 +13,8 @@ type initCmd struct {
 	Force bool `help:"Replace an existing .vbd.toml."`
 }
 
-func (i *initCmd) Run(g *Globals, e env) error {
-	path, checks, err := gate.WriteConfig(g.Dir, i.Force)
+func (i *initCmd) Run(ctx context.Context, g *Globals, e env) error {
+	path, checks, err := gate.WriteConfig(ctx, g.Dir, i.Force)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -23,16 +24,16 @@ type lastCmd struct {
 // Every form but the stored file exits with the receipt's verdict code, so
 // `vbd last` can stand in for the run in a script; no receipt is "nothing
 // verified" (exit 2).
-func (l *lastCmd) Run(g *Globals, e env) error {
+func (l *lastCmd) Run(ctx context.Context, g *Globals, e env) error {
 	f, err := format(l.Format)
 	if err != nil {
 		return err
 	}
-	repo, err := state.Find(g.Dir)
+	repo, err := state.Find(ctx, g.Dir)
 	if err != nil {
 		return &exitcode.UsageError{Err: err}
 	}
-	stateDir, err := state.Dir(repo)
+	stateDir, err := state.Dir(ctx, repo)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/vbd-dev/vbd/gate"
 )
 
@@ -11,7 +13,7 @@ type listCmd struct {
 	Format string `enum:"${plan_formats}" default:"table" help:"Output: table, or json for machines."`
 }
 
-func (l *listCmd) Run(g *Globals, e env) error {
+func (l *listCmd) Run(ctx context.Context, g *Globals, e env) error {
 	name := l.Format
 	if l.JSON {
 		name = "json"
@@ -20,7 +22,7 @@ func (l *listCmd) Run(g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
-	_, _, plan, err := gate.LoadPlan(g.Dir, l.Quick)
+	_, _, plan, err := gate.LoadPlan(ctx, g.Dir, l.Quick)
 	if err != nil {
 		return err
 	}
