@@ -9,7 +9,7 @@ import (
 
 // Options for Detect.
 type Options struct {
-	// Quick plans for --quick: checks that are not Quick get Skipped = "quick".
+	// Quick plans for --quick: checks that are not Quick are skipped as SkipQuick.
 	Quick bool
 	// Files are the slash paths, relative to the root, of every tracked and
 	// untracked non-ignored file (from ListFiles). Nil means the root is
@@ -59,6 +59,15 @@ type entry struct {
 	seq   int
 	// refs, for a Makefile target, are what it runs (see fingerprint).
 	refs []makeRef
+	// by are the checks that cover this one, when it is skipped as
+	// covered: it stays skipped only while one of them runs (see uncover).
+	by []*entry
+}
+
+// coverBy skips e as covered by w, saying how ("" for nothing more).
+func (e *entry) coverBy(w *entry, how string) {
+	e.check.Skipped = coveredBy(w.check.Name, how)
+	e.by = []*entry{w}
 }
 
 // detector holds one Detect call's state.
@@ -119,10 +128,10 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.detectUnsupported()
 	d.sort()
 	d.configure()
-	d.preCommitFallback()
 	d.markQuick()
 	d.cover()
 	d.coverWorkspaces()
+	d.uncover()
 	d.uniqueNames()
 
 	plan := Plan{Quick: opts.Quick, Checks: make([]Check, 0, len(d.entries)), Warnings: d.warnings}
@@ -136,11 +145,13 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 func (d *detector) project() { d.group++ }
 
 // add records a detected check.
-func (d *detector) add(eco int, c Check) { d.addWrapper(eco, c, nil) }
+func (d *detector) add(eco int, c Check) *entry { return d.addWrapper(eco, c, nil) }
 
 // addWrapper records a check together with what it runs.
-func (d *detector) addWrapper(eco int, c Check, refs []makeRef) {
-	d.entries = append(d.entries, &entry{check: c, eco: eco, group: d.group, seq: len(d.entries), refs: refs})
+func (d *detector) addWrapper(eco int, c Check, refs []makeRef) *entry {
+	e := &entry{check: c, eco: eco, group: d.group, seq: len(d.entries), refs: refs}
+	d.entries = append(d.entries, e)
+	return e
 }
 
 // warn records a warning once.
@@ -239,8 +250,8 @@ func (d *detector) configure() {
 		for _, e := range d.entries {
 			if e.check.Name == name {
 				found = true
-				if e.check.Skipped == "" {
-					e.check.Skipped = "disabled in " + ConfigFile
+				if !e.check.Skipped.Set() {
+					e.check.Skipped = Skip{Kind: SkipDisabled}
 				}
 			}
 		}
@@ -288,8 +299,8 @@ func (d *detector) markQuick() {
 		return
 	}
 	for _, e := range d.entries {
-		if !e.check.Quick && e.check.Skipped == "" {
-			e.check.Skipped = "quick"
+		if !e.check.Quick && !e.check.Skipped.Set() {
+			e.check.Skipped = Skip{Kind: SkipQuick}
 		}
 	}
 }
@@ -313,12 +324,57 @@ func (d *detector) cover() {
 					if n.check.Runs() && !strings.Contains(n.check.Reason, w.check.Name) {
 						n.check.Reason += fmt.Sprintf("; %s would run it but is vacuous (%s), so vbd runs it directly", w.check.Name, w.check.Vacuous)
 					}
-				case w.check.Runs() || strings.HasPrefix(w.check.Skipped, "covered by "):
-					if n.check.Skipped == "" {
-						n.check.Skipped = "covered by " + w.check.Name
+				case w.check.Runs() || w.check.Skipped.Kind == SkipCovered:
+					if !n.check.Skipped.Set() {
+						n.coverBy(w, "")
 					}
 				}
 			}
+		}
+	}
+}
+
+// uncover runs every check skipped as covered whose coverers do not run:
+// a disabled, skipped or vacuous check covers nothing. A check covered by
+// several (go build, by go vet and go test) stays skipped while one of
+// them runs, and then names only those. A coverer that is itself covered
+// counts: what covers it runs the same thing.
+func (d *detector) uncover() {
+	for changed := true; changed; {
+		changed = false
+		for _, e := range d.entries {
+			if e.check.Skipped.Kind != SkipCovered || len(e.by) == 0 {
+				continue
+			}
+			var runs []string
+			var why []string
+			for _, w := range e.by {
+				switch {
+				case w.check.Runs() || w.check.Skipped.Kind == SkipCovered:
+					runs = append(runs, w.check.Name)
+				case w.check.Skipped.Kind == SkipDisabled:
+					why = append(why, ConfigFile+" disables "+w.check.Name)
+				case w.check.Vacuous != "":
+					why = append(why, w.check.Name+" proves nothing ("+w.check.Vacuous+")")
+				default:
+					why = append(why, w.check.Name+" does not run ("+w.check.Skipped.String()+")")
+				}
+			}
+			if len(runs) == len(e.by) {
+				continue
+			}
+			changed = true
+			if len(runs) > 0 {
+				e.check.Skipped.By = strings.Join(runs, " and ")
+				e.by = slices.DeleteFunc(e.by, func(w *entry) bool { return !slices.Contains(runs, w.check.Name) })
+				continue
+			}
+			e.by = nil
+			e.check.Skipped = Skip{}
+			if d.opts.Quick && !e.check.Quick {
+				e.check.Skipped = Skip{Kind: SkipQuick}
+			}
+			e.check.Reason += "; runs because " + strings.Join(why, " and ")
 		}
 	}
 }

@@ -117,7 +117,7 @@ func (d *detector) addGo(dir, pattern, src, reason string, env []string, files, 
 	vet.Name, vet.Kind, vet.Runner, vet.Quick = "go vet"+sfx, KindVet, RunnerGoVet, true
 	vet.Argv = []string{"go", "vet", pattern}
 	vet.Vacuous = noGo
-	d.add(ecoGo, vet)
+	vetEntry := d.add(ecoGo, vet)
 
 	build := base
 	build.Name, build.Kind, build.Runner, build.Quick = "go build"+sfx, KindBuild, RunnerGoBuild, true
@@ -126,15 +126,18 @@ func (d *detector) addGo(dir, pattern, src, reason string, env []string, files, 
 	if !d.opts.Quick {
 		// go test compiles every package, so a separate build only earns
 		// its time in quick mode, where tests do not run.
-		build.Skipped = "covered by go vet and go test"
+		build.Skipped = coveredBy("go vet and go test", "")
 	}
-	d.add(ecoGo, build)
+	buildEntry := d.add(ecoGo, build)
 
 	test := base
 	test.Name, test.Kind, test.Runner = "go test"+sfx, KindTest, RunnerGoTestJSON
 	test.Argv = []string{"go", "test", "-json", pattern}
 	test.Vacuous = firstOf(noGo, noTests)
-	d.add(ecoGo, test)
+	testEntry := d.add(ecoGo, test)
+	if build.Skipped.Set() {
+		buildEntry.by = []*entry{vetEntry, testEntry}
+	}
 }
 
 // firstOf returns the first non-empty string.

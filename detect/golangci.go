@@ -76,7 +76,7 @@ exec golangci-lint run`, wrong, wrong, Quote("vbd: "+want))
 		Runner: RunnerOpaque,
 	}
 	if !installed {
-		c.Skipped = "golangci-lint not installed (" + golangciInstall + ")"
+		c.Skipped = Skip{Kind: SkipToolMissing, By: "golangci-lint", Detail: golangciInstall}
 	}
 	return c
 }

@@ -121,17 +121,17 @@ func (d *detector) detectLefthook() {
 		}
 		switch {
 		case !d.inGit():
-			c.Skipped = "not a git repository"
+			c.Skipped = Skip{Kind: SkipNotGit}
 		case !has:
-			c.Skipped = "no pre-commit hook in " + name
+			c.Skipped = skipWhy("no pre-commit hook in " + name)
 		case vbd != "":
-			c.Skipped = "its pre-commit hook runs vbd itself (" + abbrev(vbd) + ")"
+			c.Skipped = skipWhy("its pre-commit hook runs vbd itself (" + abbrev(vbd) + ")")
 		case t.watcher != "":
-			c.Skipped = "starts a watcher: " + t.watcher
+			c.Skipped = Skip{Kind: SkipWatcher, Detail: t.watcher}
 		case !d.onPath("lefthook"):
-			c.Skipped = "lefthook not installed (npm install -g lefthook)"
+			c.Skipped = Skip{Kind: SkipToolMissing, By: "lefthook", Detail: "npm install -g lefthook"}
 		}
-		if t.writer != "" && c.Skipped == "" {
+		if t.writer != "" && !c.Skipped.Set() {
 			c.Reason += "; its fixers (" + t.writer + ") run in a throwaway copy, and a file they would rewrite fails the check"
 		}
 		d.add(ecoLefthook, c)

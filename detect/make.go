@@ -122,9 +122,9 @@ func (mf *makefile) guard(c *Check, target string) {
 	}
 	switch {
 	case t.writer != "":
-		c.Skipped = "rewrites files: " + t.writer
+		c.Skipped = Skip{Kind: SkipWriter, Detail: t.writer}
 	case t.watcher != "":
-		c.Skipped = "starts a watcher: " + t.watcher
+		c.Skipped = Skip{Kind: SkipWatcher, Detail: t.watcher}
 	}
 	if t.install {
 		c.Serial = "install " + mf.dir

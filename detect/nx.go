@@ -49,7 +49,7 @@ func (d *detector) detectNx() {
 		// The packages' scripts are targets too (the root's own scripts
 		// are usually the hand-over to nx itself).
 		for _, m := range d.jsMembers(dir) {
-			if m.check.Skipped != "no test script" {
+			if m.check.Skipped.Kind != SkipNoTestScript {
 				defined[m.check.Argv[2]] = true
 			}
 		}

@@ -67,8 +67,9 @@ type Check struct {
 	Source string `json:"source"`
 	// Reason says why the check was chosen, in words.
 	Reason string `json:"reason,omitempty"`
-	// Skipped is empty for a check that will run, else why it will not.
-	Skipped string `json:"skipped"`
+	// Skipped is zero for a check that will run, else why it will not.
+	// Its JSON form is the words (Skip.String).
+	Skipped Skip `json:"skipped"`
 	// Vacuous, when set, is known without running: the check can prove
 	// nothing ("npm-init placeholder script"). It is shown, not run.
 	Vacuous string `json:"vacuous,omitempty"`
@@ -123,7 +124,7 @@ func (c Check) CommandIn() string {
 }
 
 // Runs reports whether the check will be executed.
-func (c Check) Runs() bool { return c.Skipped == "" && c.Vacuous == "" && c.Error == "" }
+func (c Check) Runs() bool { return !c.Skipped.Set() && c.Vacuous == "" && c.Error == "" }
 
 // Plan is the outcome of detection.
 type Plan struct {

@@ -71,15 +71,16 @@ func (d *detector) detectPreCommit() {
 			c.Reason += vbdNote
 		}
 		if !d.inGit() {
-			c.Skipped = "not a git repository"
+			c.Skipped = Skip{Kind: SkipNotGit}
 		}
 		return c
 	}
-	covered := func(c Check, by string) Check {
-		if c.Skipped == "" {
-			c.Skipped = "covered by " + by
+	// covered adds c skipped as covered by w, unless it is skipped already.
+	covered := func(c Check, w *entry, how string) {
+		e := d.add(ecoPreCommit, c)
+		if !c.Skipped.Set() {
+			e.coverBy(w, how)
 		}
-		return c
 	}
 	const installPrek = "npm i -g @j178/prek, or pip install prek"
 	switch {
@@ -92,15 +93,15 @@ func (d *detector) detectPreCommit() {
 		if !prekOn {
 			why += "; prek is not on PATH, so it will fail to start: install it (" + installPrek + ")"
 		}
-		d.add(ecoPreCommit, check("prek", prekConfig, why))
+		prek := d.add(ecoPreCommit, check("prek", prekConfig, why))
 		if hasPC && pcOn {
-			d.add(ecoPreCommit, covered(check("pre-commit", preCommitConfig, "pre-commit is on PATH"),
-				"prek: prek.toml is prek's own config, and running both would run every hook twice"))
+			covered(check("pre-commit", preCommitConfig, "pre-commit is on PATH"),
+				prek, "prek.toml is prek's own config, and running both would run every hook twice")
 		}
 	case pcOn && prekOn:
-		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit and prek are both on PATH; pre-commit runs it, as the config is written for it and `pre-commit install-hooks` fills its cache"))
-		d.add(ecoPreCommit, covered(check("prek", preCommitConfig, "prek is on PATH"),
-			"pre-commit: both read "+preCommitConfig+", and running both would run every hook twice; to run prek instead, disable = [\"pre-commit\"] in "+ConfigFile))
+		pc := d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit and prek are both on PATH; pre-commit runs it, as the config is written for it and `pre-commit install-hooks` fills its cache"))
+		covered(check("prek", preCommitConfig, "prek is on PATH"),
+			pc, "both read "+preCommitConfig+", and running both would run every hook twice; to run prek instead, disable = [\"pre-commit\"] in "+ConfigFile)
 	case prekOn:
 		d.add(ecoPreCommit, check("prek", preCommitConfig, "prek is on PATH (pre-commit is not)"))
 	case pcOn:
@@ -108,27 +109,6 @@ func (d *detector) detectPreCommit() {
 	default:
 		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "neither pre-commit nor prek is on PATH, so it will fail to start; install one (pip install pre-commit, or "+installPrek+")"))
 	}
-}
-
-// preCommitFallback runs prek when .vbd.toml disables the pre-commit
-// check that covered it: the user asked for prek.
-func (d *detector) preCommitFallback() {
-	var pc, prek *entry
-	for _, e := range d.entries {
-		switch {
-		case e.eco != ecoPreCommit:
-		case e.check.Runner == RunnerPreCommit:
-			pc = e
-		case e.check.Runner == RunnerPrek:
-			prek = e
-		}
-	}
-	if pc == nil || prek == nil || !strings.HasPrefix(pc.check.Skipped, "disabled in ") ||
-		!strings.HasPrefix(prek.check.Skipped, "covered by pre-commit") {
-		return
-	}
-	prek.check.Skipped = ""
-	prek.check.Reason += "; runs because " + ConfigFile + " disables pre-commit"
 }
 
 // preCommitSkip finds the hooks of the config whose entry runs vbd

@@ -131,7 +131,7 @@ func (d *detector) addPython(roots map[string]bool, dir string) {
 		}
 		c := mk(l.tool, kind, true, fmt.Sprintf("configured in %s; run %s", path.Join(dir, l.conf), via), l.argv...)
 		if len(run) == 0 && !d.onPath(l.tool) && !d.exists(path.Join(dir, ".venv/bin", l.tool)) {
-			c.Skipped = l.tool + " not installed (" + l.hint + ")"
+			c.Skipped = Skip{Kind: SkipToolMissing, By: l.tool, Detail: l.hint}
 		}
 		if l.tool == "mypy" {
 			// mypy writes .mypy_cache into the tree it checks; vbd leaves
@@ -158,7 +158,7 @@ func (d *detector) addPython(roots map[string]bool, dir string) {
 		c.Reason = fmt.Sprintf("test files in %s; run %s; exit 5 (no tests collected) is vacuous", strings.Join(tests, ", "), via)
 	default:
 		c.Reason = src + " marks a Python project"
-		c.Skipped = "no pytest configuration and no test_*.py files"
+		c.Skipped = skipWhy("no pytest configuration and no test_*.py files")
 	}
 	d.add(ecoPython, c)
 }

@@ -116,7 +116,7 @@ func (d *detector) detectRust() {
 				Name: "cargo test" + suffix(m.dir), Kind: KindTest, Argv: []string{"cargo", "test"},
 				Dir: m.dir, Root: m.dir, Source: path.Join(m.dir, "Cargo.toml"), Runner: RunnerCargo,
 				Reason:  "Cargo.toml has neither [package] nor [workspace]",
-				Skipped: "not a crate or workspace: cargo cannot build it",
+				Skipped: skipWhy("not a crate or workspace: cargo cannot build it"),
 			})
 			continue
 		}
@@ -146,7 +146,7 @@ func (d *detector) addCargo(m cargoManifest) {
 	clippy := mk("cargo clippy", KindLint, true, "Cargo.toml is "+what+"; clippy with -D warnings, since warnings alone exit 0",
 		"cargo", "clippy", "--workspace", "--all-targets", "--", "-D", "warnings")
 	if !d.onPath("cargo-clippy") {
-		clippy.Skipped = "clippy not installed (rustup component add clippy)"
+		clippy.Skipped = Skip{Kind: SkipToolMissing, By: "clippy", Detail: "rustup component add clippy"}
 	}
 	d.add(ecoRust, clippy)
 	fmtArgv := []string{"cargo", "fmt", "--check"}
@@ -155,7 +155,7 @@ func (d *detector) addCargo(m cargoManifest) {
 	}
 	rustfmt := mk("cargo fmt", KindLint, true, "Cargo.toml is "+what+"; --check reports unformatted files and never rewrites them", fmtArgv...)
 	if !d.onPath("cargo-fmt") {
-		rustfmt.Skipped = "rustfmt not installed (rustup component add rustfmt)"
+		rustfmt.Skipped = Skip{Kind: SkipToolMissing, By: "rustfmt", Detail: "rustup component add rustfmt"}
 	}
 	d.add(ecoRust, rustfmt)
 	// No --all-targets: it drops the doc-tests.

@@ -48,10 +48,10 @@ func (d *detector) detectScripts() {
 			if !ok {
 				continue
 			}
-			if chosen != "" && c.check.Skipped == "" {
-				c.check.Skipped = "one test entry point per project: " + chosen + " runs"
+			if chosen != "" && !c.check.Skipped.Set() {
+				c.check.Skipped = skipWhy("one test entry point per project: " + chosen + " runs")
 			}
-			if chosen == "" && c.check.Skipped == "" {
+			if chosen == "" && !c.check.Skipped.Set() {
 				chosen = rel
 			}
 			d.addScript(c)
@@ -85,7 +85,7 @@ func (d *detector) scriptCheck(root, rel string, kind Kind, quick bool) (scriptE
 	case info.IsDir():
 		return scriptEntry{}, false
 	case info.Mode()&0o111 == 0:
-		c.Skipped = "not executable: run `chmod +x " + rel + "` if it is meant to be run"
+		c.Skipped = skipWhy("not executable: run `chmod +x " + rel + "` if it is meant to be run")
 		return scriptEntry{check: c}, true
 	}
 	data, ok := d.readMarker(ecoScripts, root, p)
@@ -98,9 +98,9 @@ func (d *detector) scriptCheck(root, rel string, kind Kind, quick bool) (scriptE
 		t := traitsOf(cmds)
 		switch {
 		case t.writer != "":
-			e.check.Skipped = "rewrites files: " + t.writer
+			e.check.Skipped = Skip{Kind: SkipWriter, Detail: t.writer}
 		case t.watcher != "":
-			e.check.Skipped = "starts a watcher: " + t.watcher
+			e.check.Skipped = Skip{Kind: SkipWatcher, Detail: t.watcher}
 		}
 		if t.install {
 			e.check.Serial = "install " + root

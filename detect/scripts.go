@@ -50,20 +50,20 @@ func scriptTraitsIn(scripts map[string]string, name string) scriptTraits {
 }
 
 // skipReason says why a script that is not chosen is not a check.
-func (s npmScript) skipReason() string {
+func (s npmScript) skipReason() Skip {
 	switch {
 	case s.traits.writer != "":
-		return "rewrites files: " + s.traits.writer
+		return Skip{Kind: SkipWriter, Detail: s.traits.writer}
 	case s.traits.watcher != "":
-		return "starts a watcher: " + s.traits.watcher
+		return Skip{Kind: SkipWatcher, Detail: s.traits.watcher}
 	case slices.Contains(serverScripts, s.name) || strings.HasPrefix(s.name, "dev:") || strings.HasPrefix(s.name, "start:"):
-		return "starts a server"
+		return Skip{Kind: SkipServer}
 	case isReleaseScript(s.name):
-		return "release, publish or install lifecycle script"
+		return skipWhy("release, publish or install lifecycle script")
 	case strings.HasSuffix(s.name, ":fix") || s.name == "fix" || s.name == "format":
-		return "rewrites files (a fix or format script)"
+		return skipWhy("rewrites files (a fix or format script)")
 	}
-	return "not a check"
+	return Skip{Kind: SkipNotACheck}
 }
 
 // isReleaseScript names scripts that publish or that npm runs around
@@ -154,26 +154,26 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		d.add(ecoNPM, c)
 	}
 	// unsafe is why a chosen script must not run: it writes or watches.
-	unsafe := func(name string) string {
+	unsafe := func(name string) Skip {
 		s := info[name]
 		switch {
 		case s.traits.writer != "":
-			return "rewrites files: " + s.traits.writer
+			return Skip{Kind: SkipWriter, Detail: s.traits.writer}
 		case s.traits.watcher != "":
-			return "starts a watcher: " + s.traits.watcher
+			return Skip{Kind: SkipWatcher, Detail: s.traits.watcher}
 		}
-		return ""
+		return Skip{}
 	}
 	checkOnly := func(name string) bool {
-		return unsafe(name) == "" && (slices.Contains(formatCheckScripts, name) || isCheckOnly(pj.scripts[name]))
+		return !unsafe(name).Set() && (slices.Contains(formatCheckScripts, name) || isCheckOnly(pj.scripts[name]))
 	}
 
 	if _, ok := pj.scripts["lint"]; ok {
 		c := script("lint", KindLint, true)
-		if why := unsafe("lint"); why != "" {
+		if why := unsafe("lint"); why.Set() {
 			c.Skipped = why
 			if twin := lintTwin(names, checkOnly); twin != "" {
-				c.Skipped += "; vbd runs " + pm + " run " + twin + " instead"
+				c.Skipped.Detail += "; vbd runs " + pm + " run " + twin + " instead"
 			}
 		}
 		add(c)
@@ -187,7 +187,7 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 	}
 	typecheck := ""
 	for _, name := range typecheckScripts {
-		if _, ok := pj.scripts[name]; !ok || unsafe(name) != "" {
+		if _, ok := pj.scripts[name]; !ok || unsafe(name).Set() {
 			continue
 		}
 		if typecheck == "" {
@@ -195,7 +195,7 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 			add(script(name, KindTypecheck, true))
 		}
 	}
-	if body, ok := pj.scripts["build"]; ok && typecheck == "" && unsafe("build") == "" && isTscNoEmit(body) {
+	if body, ok := pj.scripts["build"]; ok && typecheck == "" && !unsafe("build").Set() && isTscNoEmit(body) {
 		c := script("build", KindTypecheck, true)
 		c.Reason += "; tsc --noEmit only type-checks"
 		add(c)
@@ -207,14 +207,14 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 	body, ok := pj.scripts["test"]
 	switch {
 	case !ok:
-		test.Skipped = "no test script"
+		test.Skipped = Skip{Kind: SkipNoTestScript}
 		test.Reason = fmt.Sprintf("package.json has no scripts.test; %s run test would fail with Missing script", pm)
 	case isPlaceholderTest(body):
 		test.Vacuous = "npm-init placeholder script"
 	case info["test"].traits.writer != "":
-		test.Skipped = "rewrites files: " + info["test"].traits.writer
+		test.Skipped = Skip{Kind: SkipWriter, Detail: info["test"].traits.writer}
 	case info["test"].traits.watcher != "":
-		test.Skipped = "starts a watcher: " + info["test"].traits.watcher + "; make the script run once (e.g. `vitest run`, `jest` without --watch)"
+		test.Skipped = Skip{Kind: SkipWatcher, Detail: info["test"].traits.watcher + "; make the script run once (e.g. `vitest run`, `jest` without --watch)"}
 	case info["test"].traits.once != "":
 		test.Reason += "; " + info["test"].traits.once + " would watch on a terminal: vbd sets CI=true, so it runs once"
 	}
@@ -228,10 +228,10 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		s := info[name]
 		why := s.skipReason()
 		switch {
-		case slices.Contains(typecheckScripts, name) && typecheck != "" && why == "not a check":
-			why = "another type-check script runs: " + typecheck
-		case isHookOf(name, chosen) && why == "not a check":
-			why = "npm runs it around " + strings.TrimPrefix(strings.TrimPrefix(name, "pre"), "post")
+		case slices.Contains(typecheckScripts, name) && typecheck != "" && why == Skip{Kind: SkipNotACheck}:
+			why = skipWhy("another type-check script runs: " + typecheck)
+		case isHookOf(name, chosen) && why == Skip{Kind: SkipNotACheck}:
+			why = skipWhy("npm runs it around " + strings.TrimPrefix(strings.TrimPrefix(name, "pre"), "post"))
 		}
 		c := script(name, KindOther, false)
 		c.Skipped = why

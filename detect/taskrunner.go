@@ -94,11 +94,11 @@ func (d *detector) addRunnerFile(eco int, f *runnerFile, installed bool, install
 		}
 		switch {
 		case t.writer != "":
-			c.Skipped = "rewrites files: " + t.writer
+			c.Skipped = Skip{Kind: SkipWriter, Detail: t.writer}
 		case t.watcher != "":
-			c.Skipped = "starts a watcher: " + t.watcher
+			c.Skipped = Skip{Kind: SkipWatcher, Detail: t.watcher}
 		case !installed:
-			c.Skipped = f.tool + " not installed (" + install + ")"
+			c.Skipped = Skip{Kind: SkipToolMissing, By: f.tool, Detail: install}
 		case printOnly(lines):
 			c.Vacuous = "its commands only print"
 		}

@@ -47,7 +47,7 @@ func ConfigTemplate(plan Plan) string {
 	if len(others) > 0 {
 		b.WriteString("# Found, and not run:\n")
 		for _, c := range others {
-			why := c.Skipped
+			why := c.Skipped.String()
 			if c.Vacuous != "" {
 				why = "proves nothing: " + c.Vacuous
 			}

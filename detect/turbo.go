@@ -60,7 +60,7 @@ func (d *detector) addDelegate(dir, src, tool string, runner Runner, eco int, de
 	if len(tasks) == 0 && len(dropped) == 0 {
 		c.Kind, c.Argv = KindOther, append(argv, args([]string{"test"})...)
 		c.Reason = definedBy + " none of " + strings.Join(names, ", ")
-		c.Skipped = "no check task: " + c.Reason
+		c.Skipped = skipWhy("no check task: " + c.Reason)
 		d.add(eco, c)
 		return
 	}

@@ -56,7 +56,7 @@ func (d *detector) unreadable(eco int, dir, p string, err error) {
 		Root:    dir,
 		Source:  p,
 		Reason:  "vbd cannot tell which checks " + p + " defines; make it readable (permissions, encoding) or remove it",
-		Skipped: "error: " + msg,
+		Skipped: Skip{Kind: SkipError, Detail: msg},
 		Error:   msg,
 		Runner:  RunnerOpaque,
 	})

@@ -53,7 +53,7 @@ func unsupportedCheck(dir string, u unsupportedMarker) Check {
 		Source: p,
 		Reason: fmt.Sprintf("%s marks %s, which vbd cannot check yet; to check it, add a [[check]] to %s with %s",
 			p, u.what, ConfigFile, where),
-		Skipped: "not supported: " + u.what,
+		Skipped: Skip{Kind: SkipNotSupported, Detail: u.what},
 		Runner:  RunnerOpaque,
 	}
 }

@@ -237,12 +237,12 @@ func (d *detector) coverWorkspaces() {
 			}
 			rec := recursion(d.js.workspaces[dg.dir], e.check.Argv[2])
 			if len(rec.scripts) > 0 && subset(rec.scripts, dg.tasks) {
-				coverBy(e, dg.e, "the script runs "+rec.how)
+				e.coverBy(dg.e, "the script runs "+rec.how)
 			}
 		}
 		for _, m := range d.jsMembers(dg.dir) {
 			if slices.Contains(dg.tasks, m.check.Argv[2]) && m.check.Runs() {
-				coverBy(m, dg.e, how)
+				m.coverBy(dg.e, how)
 			}
 		}
 	}
@@ -263,29 +263,13 @@ func (d *detector) coverWorkspaces() {
 			}
 			for _, m := range d.jsMembers(dir) {
 				if slices.Contains(rec.scripts, m.check.Argv[2]) && m.check.Runs() {
-					coverBy(m, r, "it runs "+rec.how)
+					m.coverBy(r, "it runs "+rec.how)
 				}
 			}
 		}
 	}
 }
 
-// coverBy skips e as covered by w, saying how. The name ends at "; "
-// (see CoveredBy).
-func coverBy(e, w *entry, how string) {
-	e.check.Skipped = "covered by " + w.check.Name + "; " + how
-}
-
-// CoveredBy names the check that covers c ("" when c is not skipped as
-// covered): a check scoped in by a change must bring its coverer along.
-func CoveredBy(c Check) string {
-	rest, ok := strings.CutPrefix(c.Skipped, "covered by ")
-	if !ok {
-		return ""
-	}
-	name, _, _ := strings.Cut(rest, "; ")
-	return name
-}
 
 func subset(a, b []string) bool {
 	for _, x := range a {

@@ -159,7 +159,7 @@ func widenCovered(plan detect.Plan, in map[string]bool) {
 	for grew := true; grew; {
 		grew = false
 		for _, ch := range plan.Checks {
-			if by := detect.CoveredBy(ch); in[ch.Name] && by != "" && !in[by] {
+			if by := ch.Skipped.By; in[ch.Name] && ch.Skipped.Kind == detect.SkipCovered && !in[by] {
 				in[by], grew = true, true
 			}
 		}

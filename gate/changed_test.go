@@ -20,7 +20,7 @@ func TestChangedScopeOf(t *testing.T) {
 		{Name: "go test", Root: ".", Runner: detect.RunnerGoTestJSON},
 		{Name: "npm test", Root: "web", Runner: detect.RunnerNPM},
 		{Name: "pnpm test", Root: "js", Runner: detect.RunnerNPM},
-		{Name: "pnpm test (js/a)", Root: "js/a", Runner: detect.RunnerNPM, Skipped: "covered by pnpm test; it runs `pnpm -r test`"},
+		{Name: "pnpm test (js/a)", Root: "js/a", Runner: detect.RunnerNPM, Skipped: detect.Skip{Kind: detect.SkipCovered, By: "pnpm test", Detail: "it runs `pnpm -r test`"}},
 		{Name: "turbo", Root: "mono", Runner: detect.RunnerTurbo, Argv: []string{"turbo", "run", "test"}},
 		{Name: "npm test (mono/app)", Root: "mono/app", Runner: detect.RunnerNPM},
 	}}
@@ -165,8 +165,8 @@ func TestFindChanged(t *testing.T) {
 func TestWidenCovered(t *testing.T) {
 	plan := detect.Plan{Checks: []detect.Check{
 		{Name: "make test", Root: "."},
-		{Name: "pnpm test", Root: "js", Skipped: "covered by make test"},
-		{Name: "pnpm test (js/a)", Root: "js/a", Skipped: "covered by pnpm test; it runs `pnpm -r test`"},
+		{Name: "pnpm test", Root: "js", Skipped: detect.Skip{Kind: detect.SkipCovered, By: "make test"}},
+		{Name: "pnpm test (js/a)", Root: "js/a", Skipped: detect.Skip{Kind: detect.SkipCovered, By: "pnpm test", Detail: "it runs `pnpm -r test`"}},
 		{Name: "go test", Root: "svc"},
 	}}
 	scope := func(c detect.Check) string {

@@ -264,7 +264,7 @@ func applyScope(plan *detect.Plan, scope func(detect.Check) string) map[int]bool
 			continue
 		}
 		if why := scope(c); why != "" {
-			plan.Checks[i].Skipped = why
+			plan.Checks[i].Skipped = detect.Skip{Kind: detect.SkipScope, Detail: why}
 			scoped[i] = true
 		}
 	}
@@ -396,7 +396,7 @@ func Merge(plan detect.Plan, scoped map[int]bool, judged []*verdict.Outcome, res
 			// A project vbd could not read (a marker file it cannot
 			// open or decode) is an error row: never a pass by omission.
 			outcomes = append(outcomes, verdict.Outcome{Check: c, Status: verdict.Error, Detail: c.Error})
-		case c.Skipped != "":
+		case c.Skipped.Set():
 			// Skipped wins: in quick mode a placeholder test is "skipped
 			// (quick)", not a warning about a check that was never due.
 			o := verdict.Skip(c)

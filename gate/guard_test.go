@@ -40,7 +40,7 @@ func TestGuardReason(t *testing.T) {
 // anyway keeps its own failure; with several, no row is blamed.
 func TestMarkWriter(t *testing.T) {
 	w := detect.Check{Name: "lint", Dir: "."}
-	other := detect.Check{Name: "vet", Dir: ".", Skipped: "quick"}
+	other := detect.Check{Name: "vet", Dir: ".", Skipped: detect.Skip{Kind: detect.SkipQuick}}
 	plan := detect.Plan{Checks: []detect.Check{other, w}}
 	for name, c := range map[string]struct {
 		status verdict.Status
@@ -85,7 +85,7 @@ func TestEscapedFail(t *testing.T) {
 
 // An error row (a marker vbd cannot read) fails the run.
 func TestMergeErrorRow(t *testing.T) {
-	bad := detect.Check{Name: "read Makefile", Error: "cannot read Makefile: permission denied", Skipped: "error: cannot read Makefile: permission denied"}
+	bad := detect.Check{Name: "read Makefile", Error: "cannot read Makefile: permission denied", Skipped: detect.Skip{Kind: detect.SkipError, Detail: "cannot read Makefile: permission denied"}}
 	good := detect.Check{Name: "go test", Kind: detect.KindTest}
 	plan := detect.Plan{Checks: []detect.Check{bad, good}}
 	outcomes := Merge(plan, nil, []*verdict.Outcome{{Check: good, Status: verdict.Pass}}, []runner.Result{{}})

@@ -339,13 +339,13 @@ func TestInputs(t *testing.T) {
 	quick := plan
 	quick.Quick = true
 	quick.Checks = []detect.Check{goCheck}
-	quick.Checks[0].Skipped = "quick"
+	quick.Checks[0].Skipped = detect.Skip{Kind: detect.SkipQuick}
 	if PlanKey(quick) != PlanKey(plan) {
 		t.Fatal("quick and full plans differ in key")
 	}
 	disabled := plan
 	disabled.Checks = []detect.Check{goCheck}
-	disabled.Checks[0].Skipped = "disabled in .vbd.toml"
+	disabled.Checks[0].Skipped = detect.Skip{Kind: detect.SkipDisabled}
 	if PlanKey(disabled) == PlanKey(plan) {
 		t.Fatal("a disabled check did not change the plan key")
 	}

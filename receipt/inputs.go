@@ -70,7 +70,7 @@ func Inputs(ctx context.Context, plan detect.Plan, config []byte, vbdVersion str
 // planned reports whether a check counts as part of the plan for the
 // fingerprint: it runs, or it is skipped only because the run is quick.
 func planned(c detect.Check) bool {
-	return c.Vacuous == "" && (c.Skipped == "" || c.Skipped == "quick")
+	return c.Vacuous == "" && (!c.Skipped.Set() || c.Skipped.Kind == detect.SkipQuick)
 }
 
 // PlanKey hashes every check of the plan, run or not, by what decides its
@@ -80,8 +80,8 @@ func planned(c detect.Check) bool {
 func PlanKey(plan detect.Plan) string {
 	h := sha256.New()
 	for _, c := range plan.Checks {
-		skipped := c.Skipped
-		if skipped == "quick" {
+		skipped := c.Skipped.String()
+		if c.Skipped.Kind == detect.SkipQuick {
 			skipped = ""
 		}
 		field(h, c.Name)

@@ -272,7 +272,7 @@ func Parse(data []byte) (*Receipt, error) {
 func PlanOf(p detect.Plan) Plan {
 	out := Plan{Checks: make([]PlanCheck, 0, len(p.Checks)), Warnings: p.Warnings}
 	for _, c := range p.Checks {
-		skipped := c.Skipped
+		skipped := c.Skipped.String()
 		if skipped == "" && c.Vacuous != "" {
 			skipped = "proves nothing: " + c.Vacuous
 		}

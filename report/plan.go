@@ -195,8 +195,8 @@ func notChosenWhy(c detect.Check) string {
 	if c.Vacuous != "" {
 		return "why not: proves nothing: " + flat(c.Vacuous)
 	}
-	skipped := flat(c.Skipped)
-	if skipped == "quick" {
+	skipped := flat(c.Skipped.String())
+	if c.Skipped.Kind == detect.SkipQuick {
 		skipped = "--quick runs only cheap checks (vet, lint, typecheck, build)"
 	}
 	why := "why not: " + skipped

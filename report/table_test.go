@@ -124,7 +124,7 @@ func TestPlanShowsWhyAndSkippedCandidates(t *testing.T) {
 	plan := detect.Plan{
 		Checks: []detect.Check{
 			{Name: "make test", Kind: detect.KindTest, Argv: []string{"make", "test"}, Dir: ".", Source: "Makefile", Reason: "Makefile target test (line 3)"},
-			{Name: "go test", Kind: detect.KindTest, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Source: "go.mod", Reason: "go.mod declares module x", Skipped: "covered by make test"},
+			{Name: "go test", Kind: detect.KindTest, Argv: []string{"go", "test", "-json", "./..."}, Dir: ".", Source: "go.mod", Reason: "go.mod declares module x", Skipped: detect.Skip{Kind: detect.SkipCovered, By: "make test"}},
 			{Name: "npm test (web)", Kind: detect.KindTest, Argv: []string{"npm", "run", "test"}, Dir: "web", Source: "web/package.json", Vacuous: "npm-init placeholder script"},
 			{Name: "fmt", Kind: detect.KindLint, Argv: []string{"sh", "-c", "gofmt -l ."}, Shell: "gofmt -l .", Dir: ".", Source: ".vbd.toml:3", Reason: "defined in .vbd.toml"},
 		},
@@ -281,7 +281,7 @@ func TestPlanSaysWhatChecksSee(t *testing.T) {
 // A check vbd could not read says so in the list, as an error.
 func TestPlanShowsAnUnreadableMarker(t *testing.T) {
 	plan := detect.Plan{Checks: []detect.Check{{Name: "npm test (secret)", Kind: detect.KindTest, Argv: []string{"npm", "test"}, Dir: "secret",
-		Source: "secret/package.json", Error: "cannot read secret/package.json: permission denied", Skipped: "error: cannot read secret/package.json: permission denied"}}}
+		Source: "secret/package.json", Error: "cannot read secret/package.json: permission denied", Skipped: detect.Skip{Kind: detect.SkipError, Detail: "cannot read secret/package.json: permission denied"}}}}
 	var b bytes.Buffer
 	if err := Plan(&b, plan); err != nil {
 		t.Fatal(err)

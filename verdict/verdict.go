@@ -195,17 +195,16 @@ func (o Outcome) Label() string {
 
 // Skip builds the outcome of a check that was planned but not run.
 func Skip(c detect.Check) Outcome {
-	return Outcome{Check: c, Status: Skipped, Detail: c.Skipped, Reason: skipReason(c)}
+	return Outcome{Check: c, Status: Skipped, Detail: c.Skipped.String(), Reason: skipReason(c.Skipped)}
 }
 
-// coveredPrefix is how detect words a check skipped as a duplicate. It is
-// read here, once, at the boundary with detect, which has no typed skip
-// reason yet; everything after works on Outcome.Reason.
-const coveredPrefix = "covered by "
-
-func skipReason(c detect.Check) Reason {
-	if strings.HasPrefix(c.Skipped, coveredPrefix) {
+// skipReason is the Reason of a skip whose kind the later stages act on.
+func skipReason(s detect.Skip) Reason {
+	switch s.Kind {
+	case detect.SkipCovered:
 		return ReasonCoveredBy
+	case detect.SkipScope:
+		return ReasonScope
 	}
 	return ""
 }
