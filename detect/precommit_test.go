@@ -34,7 +34,7 @@ func TestDetectPreCommit(t *testing.T) {
 			names: []string{"pre-commit", "prek"},
 			checks: []want{
 				{name: "pre-commit", skipped: "", reason: "both on PATH"},
-				{name: "prek", skipped: `covered by pre-commit: both read .pre-commit-config.yaml, and running both would run every hook twice; to run prek instead, disable = ["pre-commit"] in .vbd.toml`},
+				{name: "prek", skipped: `covered by pre-commit; both read .pre-commit-config.yaml, and running both would run every hook twice; to run prek instead, disable = ["pre-commit"] in .vbd.toml`},
 			},
 		},
 		"both installed, pre-commit disabled: prek runs": {
@@ -54,7 +54,7 @@ func TestDetectPreCommit(t *testing.T) {
 			names: []string{"prek", "pre-commit"},
 			checks: []want{
 				{name: "prek", argv: argv("prek"), source: "prek.toml", reason: "prek.toml is prek's own config"},
-				{name: "pre-commit", skipped: "covered by prek: prek.toml is prek's own config, and running both would run every hook twice"},
+				{name: "pre-commit", skipped: "covered by prek; prek.toml is prek's own config, and running both would run every hook twice"},
 			},
 		},
 		"prek.toml without prek: planned, and says how to install it": {
