@@ -109,3 +109,6 @@ func describeDir(dir string) string {
 	}
 	return dir
 }
+
+// ecoBazel is Bazel: vbd delegates to the build system.
+const ecoBazel ecoID = "bazel"

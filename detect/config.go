@@ -491,3 +491,6 @@ func lineOf(p *unstable.Parser, n *unstable.Node) int {
 	}
 	return p.Shape(n.Raw).Start.Line
 }
+
+// ecoConfig is the checks of .vbd.toml.
+const ecoConfig ecoID = "config"

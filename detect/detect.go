@@ -29,30 +29,10 @@ type Options struct {
 // to say the root is in a git work tree (pre-commit and lefthook need one).
 func (d *detector) inGit() bool { return d.opts.Files != nil || d.opts.Scan != nil }
 
-// Ecosystems in plan order within one project root.
-const (
-	ecoConfig = iota
-	ecoPreCommit
-	ecoLefthook // lefthook.go
-	ecoMake
-	ecoJust    // just.go: a task runner, like make
-	ecoTask    // taskfile.go
-	ecoScripts // scriptdir.go: script/test and the like
-	ecoGo
-	ecoNPM
-	ecoRust        // rust.go
-	ecoPython      // python.go
-	ecoGolangci    // golangci.go
-	ecoBazel       // bazel.go: delegates to the build system
-	ecoNx          // nx.go
-	ecoTurbo       // turbo.go
-	ecoUnsupported // last: projects vbd names but cannot check (unsupported.go)
-)
-
 // entry is a check under construction.
 type entry struct {
 	check Check
-	eco   int
+	eco   ecoID
 	// group numbers the project (a module, a package.json, a Makefile)
 	// in detection order, so its checks stay together.
 	group int
@@ -82,6 +62,11 @@ type detector struct {
 	// sub-make into another directory's targets.
 	makefiles map[string]*makefile
 	js        jsState // workspaces.go
+	// ecos is the registry (ecosystems), eco the same by id.
+	ecos []ecosystem
+	eco  ecoIndex
+	// scans are the registry's recipe scanners (recipeScanners).
+	scans []func(words []string, cur string) []makeRef
 }
 
 // Detect reads the repository in fsys (rooted at the repository root) and
@@ -93,7 +78,8 @@ type detector struct {
 // package.json, an unreadable directory) become Plan.Warnings so the other
 // projects are still checked; an error means the root itself is unreadable.
 func Detect(fsys fs.FS, opts Options) (Plan, error) {
-	d := &detector{fsys: fsys, opts: opts, makefiles: map[string]*makefile{}}
+	d := &detector{fsys: fsys, opts: opts, makefiles: map[string]*makefile{}, ecos: ecosystems(), scans: recipeScanners()}
+	d.eco = indexEcosystems(d.ecos)
 	switch {
 	case opts.Scan != nil:
 		d.tree = opts.Scan.t
@@ -111,21 +97,11 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 		d.warn(w)
 	}
 
-	d.detectPreCommit()
-	d.detectLefthook()
-	d.detectMake()
-	d.detectJust()
-	d.detectTask()
-	d.detectScripts()
-	d.detectGo()
-	d.detectNPM()
-	d.detectRust()
-	d.detectPython()
-	d.detectGolangci()
-	d.detectBazel()
-	d.detectNx()
-	d.detectTurbo()
-	d.detectUnsupported()
+	for _, e := range d.ecos {
+		if e.detect != nil {
+			e.detect(d)
+		}
+	}
 	d.sort()
 	d.configure()
 	d.markQuick()
@@ -145,10 +121,10 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 func (d *detector) project() { d.group++ }
 
 // add records a detected check.
-func (d *detector) add(eco int, c Check) *entry { return d.addWrapper(eco, c, nil) }
+func (d *detector) add(eco ecoID, c Check) *entry { return d.addWrapper(eco, c, nil) }
 
 // addWrapper records a check together with what it runs.
-func (d *detector) addWrapper(eco int, c Check, refs []makeRef) *entry {
+func (d *detector) addWrapper(eco ecoID, c Check, refs []makeRef) *entry {
 	e := &entry{check: c, eco: eco, group: d.group, seq: len(d.entries), refs: refs}
 	d.entries = append(d.entries, e)
 	return e
@@ -183,7 +159,7 @@ func (d *detector) sort() {
 			return c
 		}
 		if a.eco != b.eco {
-			return a.eco - b.eco
+			return d.eco[a.eco].rank - d.eco[b.eco].rank
 		}
 		if a.group != b.group {
 			return a.group - b.group
@@ -230,7 +206,7 @@ func (d *detector) configure() {
 			Source:  fmt.Sprintf("%s:%d", ConfigFile, cc.Line),
 			Reason:  "defined in " + ConfigFile,
 			Runner:  RunnerOpaque,
-		}, refs: scanRecipe(cc.Run, dir, func(string) {})})
+		}, refs: scanRecipe(d.scans, cc.Run, dir, func(string) {})})
 	}
 	for _, e := range d.entries {
 		if names[e.check.Name] {
@@ -310,7 +286,7 @@ func (d *detector) markQuick() {
 // environment, and running both would spend the budget twice.
 func (d *detector) cover() {
 	for _, w := range d.entries {
-		if !wrapperEco(w.eco) || len(w.refs) == 0 {
+		if !d.eco[w.eco].wrapper || len(w.refs) == 0 {
 			continue
 		}
 		testTarget := w.check.Kind == KindTest
@@ -379,36 +355,30 @@ func (d *detector) uncover() {
 	}
 }
 
-// covers reports whether wrapper w's ref names check n.
+// covers reports whether wrapper w's ref names check n: n's ecosystem
+// says which of its checks a ref runs.
 func (d *detector) covers(w, n *entry, ref makeRef, testTarget bool) bool {
 	if n.check.Dir != ref.dir {
 		return false
 	}
-	switch {
-	case ref.what == refGoTest:
-		return testTarget && n.eco == ecoGo && n.check.Kind == KindTest
-	case ref.what == refNPMTest:
-		return testTarget && n.eco == ecoNPM && n.check.Kind == KindTest
-	case ref.what == refGoVet:
-		return !testTarget && n.eco == ecoGo && n.check.Kind == KindVet
-	case ref.what == refNPMLint:
-		return !testTarget && n.eco == ecoNPM && n.check.Kind == KindLint && len(n.check.Argv) == 3 && n.check.Argv[2] == "lint"
-	case strings.HasPrefix(ref.what, refMake):
-		// Only a sub-make below the wrapper's directory, so that two
-		// Makefiles calling each other cannot both be skipped. The
-		// sub-make covers n when it makes n's target, directly or through
-		// prerequisites ("" is the default goal, often `all: test`).
-		if n.eco != ecoMake || w.check.Dir == n.check.Dir || !within(n.check.Dir, w.check.Dir) || len(n.check.Argv) != 2 {
-			return false
-		}
-		target := strings.TrimPrefix(ref.what, refMake)
-		if target == n.check.Argv[1] {
-			return true
-		}
-		mf := d.makefiles[n.check.Dir]
-		return mf != nil && mf.reaches(target, n.check.Argv[1])
+	cover := d.eco[n.eco].covers
+	return cover != nil && cover(d, w, n, ref, testTarget)
+}
+
+// coversMake: only a sub-make below the wrapper's directory, so that two
+// Makefiles calling each other cannot both be skipped. The sub-make covers
+// n when it makes n's target, directly or through prerequisites ("" is the
+// default goal, often `all: test`).
+func coversMake(d *detector, w, n *entry, ref makeRef, _ bool) bool {
+	target, ok := strings.CutPrefix(ref.what, refMake)
+	if !ok || w.check.Dir == n.check.Dir || !within(n.check.Dir, w.check.Dir) || len(n.check.Argv) != 2 {
+		return false
 	}
-	return coversEco(n, ref, testTarget)
+	if target == n.check.Argv[1] {
+		return true
+	}
+	mf := d.makefiles[n.check.Dir]
+	return mf != nil && mf.reaches(target, n.check.Argv[1])
 }
 
 // uniqueNames keeps names unique in the rare case two projects produce the

@@ -62,16 +62,6 @@ func Under(files []string, prefix string) []string {
 	return out
 }
 
-// markerNames are the files that mark a project or say how to run it.
-var markerNames = map[string]bool{
-	"go.mod": true, "go.work": true,
-	"package.json": true, "package-lock.json": true, "npm-shrinkwrap.json": true,
-	"pnpm-lock.yaml": true, "pnpm-workspace.yaml": true, "yarn.lock": true,
-	"bun.lock": true, "bun.lockb": true,
-	"GNUmakefile": true, "makefile": true, "Makefile": true,
-	".pre-commit-config.yaml": true,
-}
-
 // pruneDir reports whether a directory is never searched: dependencies,
 // build output, fixtures and hidden or private directories hold other
 // people's projects or copies of this one, not checks of this repository.
@@ -113,17 +103,20 @@ type tree struct {
 	// complete is false when some directory could not be read, so the
 	// absence of tests cannot be claimed.
 	complete bool
+	// markerNames are the registry's marker files (markerSet).
+	markerNames map[string]bool
 	// goVis caches goVisible per directory: files share directories.
 	goVis map[string]bool
 }
 
 func newTree() *tree {
 	return &tree{
-		markers:   map[string]map[string]bool{},
-		goFiles:   map[string]int{},
-		testFiles: map[string]int{},
-		complete:  true,
-		goVis:     map[string]bool{},
+		markers:     map[string]map[string]bool{},
+		goFiles:     map[string]int{},
+		testFiles:   map[string]int{},
+		complete:    true,
+		goVis:       map[string]bool{},
+		markerNames: markerSet(),
 	}
 }
 
@@ -140,7 +133,7 @@ func depth(dir string) int {
 func (t *tree) add(p string) {
 	dir, base := path.Split(p)
 	isGo := strings.HasSuffix(base, ".go")
-	key := markerKey(base)
+	key := markerKey(t.markerNames, base)
 	isMarker := key != "" && fs.ValidPath(p)
 	if !isGo && !isMarker {
 		return

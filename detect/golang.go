@@ -314,3 +314,32 @@ func (d *detector) read(p string) ([]byte, bool) {
 	}
 	return data, true
 }
+
+// ecoGo is Go modules and workspaces (go vet, go build, go test).
+const ecoGo ecoID = "go"
+
+// scanGo recognises go test (or gotestsum) and go vet (or golangci-lint)
+// in a wrapper's command.
+func scanGo(words []string, cur string) []makeRef {
+	var refs []makeRef
+	seg := strings.Join(words, " ")
+	if goTestRe.MatchString(seg) {
+		refs = append(refs, makeRef{refGoTest, cur})
+	}
+	if goVetRe.MatchString(seg) {
+		refs = append(refs, makeRef{refGoVet, cur})
+	}
+	return refs
+}
+
+// coversGo: a test entry point running go test covers go test, another
+// running go vet covers go vet.
+func coversGo(_ *detector, _, n *entry, ref makeRef, testTarget bool) bool {
+	switch ref.what {
+	case refGoTest:
+		return testTarget && n.check.Kind == KindTest
+	case refGoVet:
+		return !testTarget && n.check.Kind == KindVet
+	}
+	return false
+}

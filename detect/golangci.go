@@ -96,3 +96,23 @@ func (d *detector) dirsWithAny(names []string) []string {
 	sortDirs(out)
 	return out
 }
+
+// ecoGolangci is golangci-lint's configuration.
+const ecoGolangci ecoID = "golangci"
+
+// refGolangci is a wrapper running golangci-lint.
+const refGolangci = "golangci-lint"
+
+// scanGolangci recognises golangci-lint run.
+func scanGolangci(words []string, cur string) []makeRef {
+	prog, args := cmdWords(words)
+	if sub := firstArg(args); prog == "golangci-lint" && (sub == "run" || sub == "") {
+		return []makeRef{{refGolangci, cur}}
+	}
+	return nil
+}
+
+// coversGolangci: any entry point running golangci-lint covers it.
+func coversGolangci(_ *detector, _, _ *entry, ref makeRef, _ bool) bool {
+	return ref.what == refGolangci
+}

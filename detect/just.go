@@ -98,3 +98,6 @@ func (d *detector) detectJust() {
 		}
 	}
 }
+
+// ecoJust is justfiles: a task runner, like make.
+const ecoJust ecoID = "just"

@@ -138,3 +138,6 @@ func (d *detector) detectLefthook() {
 		return // lefthook reads the first one
 	}
 }
+
+// ecoLefthook is lefthook configurations.
+const ecoLefthook ecoID = "lefthook"

@@ -130,3 +130,6 @@ func (mf *makefile) guard(c *Check, target string) {
 		c.Serial = "install " + mf.dir
 	}
 }
+
+// ecoMake is Makefiles.
+const ecoMake ecoID = "make"

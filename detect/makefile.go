@@ -45,6 +45,8 @@ type makefile struct {
 	// ::=, ?=), so that a recipe running `$(GOLANGCI) run` is read as the
 	// tool it names.
 	vars map[string]string
+	// scans recognise what a recipe line runs (recipeScanners).
+	scans []func([]string, string) []makeRef
 }
 
 // maxIncludeDepth bounds nested includes; include cycles are also stopped.
@@ -59,6 +61,7 @@ func parseMakefile(file string, data []byte, read func(string) ([]byte, bool)) *
 		rules: map[string]*makeRule{},
 		phony: map[string]bool{},
 		vars:  map[string]string{},
+		scans: recipeScanners(),
 	}
 	seen := map[string]bool{file: true}
 	mf.parse(file, data, read, seen, 0)

@@ -79,3 +79,18 @@ func scanNPM(words []string, cur string) []makeRef {
 	}
 	return nil
 }
+
+// ecoNPM is package.json scripts.
+const ecoNPM ecoID = "npm"
+
+// coversNPM: a test entry point running the test script covers it, a lint
+// entry point the lint script.
+func coversNPM(_ *detector, _, n *entry, ref makeRef, testTarget bool) bool {
+	switch ref.what {
+	case refNPMTest:
+		return testTarget && n.check.Kind == KindTest
+	case refNPMLint:
+		return !testTarget && n.check.Kind == KindLint && len(n.check.Argv) == 3 && n.check.Argv[2] == "lint"
+	}
+	return false
+}

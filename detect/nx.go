@@ -64,3 +64,6 @@ func (d *detector) detectNx() {
 		}
 	}
 }
+
+// ecoNx is Nx workspaces.
+const ecoNx ecoID = "nx"

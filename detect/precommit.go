@@ -170,3 +170,6 @@ func entryRunsVBD(entry string) bool {
 	}
 	return false
 }
+
+// ecoPreCommit is pre-commit and prek configurations.
+const ecoPreCommit ecoID = "pre-commit"

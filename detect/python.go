@@ -208,3 +208,49 @@ func mypyArgv(cfg pyConfig) []string {
 	}
 	return []string{"mypy", "."}
 }
+
+// ecoPython is pytest and Python's linters and type checkers.
+const ecoPython ecoID = "python"
+
+// What a wrapper runs of Python's tools.
+const (
+	refPytest = "pytest"
+	refPyLint = "python lint" // ruff check, mypy, pyright
+)
+
+// scanPython recognises pytest (also through uv run, poetry run, python
+// -m), tox, nox and unittest, ruff, mypy and pyright.
+func scanPython(words []string, cur string) []makeRef {
+	prog, args := cmdWords(words)
+	sub := firstArg(args)
+	switch prog {
+	case "pytest", "py.test":
+		return []makeRef{{refPytest, cur}}
+	case "tox", "nox", "unittest":
+		// A Python test runner: the project's own choice over vbd's pytest.
+		return []makeRef{{refPytest, cur}}
+	case "ruff":
+		if sub == "check" || sub == "" || sub == "format" && hasArg(args, "--check") {
+			return []makeRef{{refPyLint + " ruff", cur}}
+		}
+	case "mypy", "pyright", "dmypy":
+		return []makeRef{{refPyLint + " " + prog, cur}}
+	}
+	return nil
+}
+
+// coversPython: a test entry point covers pytest, a lint entry point the
+// check of the same tool.
+func coversPython(_ *detector, _, n *entry, ref makeRef, testTarget bool) bool {
+	if ref.what == refPytest {
+		return testTarget && n.check.Kind == KindTest
+	}
+	return !testTarget && len(n.check.Argv) > 1 && ref.what == refPyLint+" "+pyLintTool(n.check)
+}
+
+// pyLintTool is the program a Python lint check runs ("ruff", "mypy"),
+// past uv run, poetry run and python -m.
+func pyLintTool(c Check) string {
+	prog, _ := cmdWords(c.Argv)
+	return prog
+}

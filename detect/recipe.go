@@ -72,7 +72,7 @@ func (mf *makefile) fingerprint(target string) (refs []makeRef, visited map[stri
 			visit(p)
 		}
 		for _, line := range r.recipe {
-			refs = append(refs, scanRecipe(mf.expandVars(line), mf.dir, visit)...)
+			refs = append(refs, scanRecipe(mf.scans, mf.expandVars(line), mf.dir, visit)...)
 		}
 	}
 	visit(target)
@@ -205,7 +205,7 @@ var (
 // scanRecipe reports what one recipe line runs, tracking `cd dir` within
 // the line (each recipe line is its own shell). sameDir is called for
 // targets of a sub-make of this same Makefile.
-func scanRecipe(line, dir string, sameDir func(string)) []makeRef {
+func scanRecipe(scans []func([]string, string) []makeRef, line, dir string, sameDir func(string)) []makeRef {
 	var refs []makeRef
 	cur, known := dir, true
 	for _, words := range recipeCommands(line) {
@@ -228,15 +228,9 @@ func scanRecipe(line, dir string, sameDir func(string)) []makeRef {
 		if !known {
 			continue
 		}
-		seg := strings.Join(words, " ")
-		if goTestRe.MatchString(seg) {
-			refs = append(refs, makeRef{refGoTest, cur})
+		for _, scan := range scans {
+			refs = append(refs, scan(words, cur)...)
 		}
-		if goVetRe.MatchString(seg) {
-			refs = append(refs, makeRef{refGoVet, cur})
-		}
-		refs = append(refs, scanNPM(words, cur)...)
-		refs = append(refs, scanEco(words, cur)...)
 	}
 	return refs
 }

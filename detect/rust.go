@@ -168,3 +168,41 @@ func (d *detector) addCargo(m cargoManifest) {
 func (d *detector) onPath(tool string) bool {
 	return d.opts.LookPath == nil || d.opts.LookPath(tool)
 }
+
+// ecoRust is cargo crates and workspaces.
+const ecoRust ecoID = "rust"
+
+// What a wrapper runs of cargo: a wrapper that runs it carries the
+// project's flags, so vbd's own check is skipped.
+const (
+	refCargoTest = "cargo test"
+	refCargoLint = "cargo lint" // clippy or fmt --check
+)
+
+// scanCargo recognises cargo test/nextest, cargo clippy and fmt --check.
+func scanCargo(words []string, cur string) []makeRef {
+	prog, args := cmdWords(words)
+	if prog != "cargo" {
+		return nil
+	}
+	switch firstArg(args) {
+	case "test", "nextest":
+		return []makeRef{{refCargoTest, cur}}
+	case "clippy":
+		return []makeRef{{refCargoLint + " clippy", cur}}
+	case "fmt":
+		if hasArg(args, "--check") {
+			return []makeRef{{refCargoLint + " fmt", cur}}
+		}
+	}
+	return nil
+}
+
+// coversCargo: a test entry point covers cargo test, a lint entry point
+// the matching lint ("cargo lint clippy" covers cargo clippy).
+func coversCargo(_ *detector, _, n *entry, ref makeRef, testTarget bool) bool {
+	if ref.what == refCargoTest {
+		return testTarget && n.check.Kind == KindTest
+	}
+	return !testTarget && len(n.check.Argv) > 1 && ref.what == refCargoLint+" "+n.check.Argv[1]
+}

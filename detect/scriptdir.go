@@ -106,7 +106,7 @@ func (d *detector) scriptCheck(root, rel string, kind Kind, quick bool) (scriptE
 			e.check.Serial = "install " + root
 		}
 		for _, line := range strings.Split(text, "\n") {
-			e.refs = append(e.refs, scanRecipe(line, root, func(string) {})...)
+			e.refs = append(e.refs, scanRecipe(d.scans, line, root, func(string) {})...)
 		}
 		if len(e.refs) > 0 {
 			e.check.Reason += fmt.Sprintf("; runs %s", refNames(e.refs))
@@ -135,3 +135,6 @@ func refNames(refs []makeRef) string {
 	}
 	return strings.Join(what, ", ")
 }
+
+// ecoScripts is script/test and the like.
+const ecoScripts ecoID = "scripts"

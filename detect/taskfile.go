@@ -166,3 +166,6 @@ func (d *detector) detectTask() {
 		}
 	}
 }
+
+// ecoTask is Taskfiles.
+const ecoTask ecoID = "task"

@@ -63,7 +63,7 @@ var (
 // is read from its body and its dependencies' bodies: a writer or watcher
 // is skipped, a print-only body is vacuous, and the ecosystems' own checks
 // it runs (go test, cargo test, pytest…) are covered by it.
-func (d *detector) addRunnerFile(eco int, f *runnerFile, installed bool, install string) {
+func (d *detector) addRunnerFile(eco ecoID, f *runnerFile, installed bool, install string) {
 	d.project()
 	sfx := suffix(f.dir)
 	add := func(r *runnerRecipe, kind Kind, quick bool) Check {
@@ -89,7 +89,7 @@ func (d *detector) addRunnerFile(eco int, f *runnerFile, installed bool, install
 				t.writer = firstOf(t.writer, st.writer)
 				t.watcher = firstOf(t.watcher, st.watcher)
 				t.install = t.install || st.install
-				refs = append(refs, scanRecipe(line, f.dir, func(string) {})...)
+				refs = append(refs, scanRecipe(d.scans, line, f.dir, func(string) {})...)
 			}
 		}
 		switch {

@@ -46,7 +46,7 @@ func (d *detector) detectTurbo() {
 // addDelegate adds the one check of a JS build system (Nx, Turborepo) at
 // dir: its CLI asked to run the check tasks it defines, or a skipped row
 // saying it defines none.
-func (d *detector) addDelegate(dir, src, tool string, runner Runner, eco int, defined func(string) bool, args func([]string) []string, definedBy string) {
+func (d *detector) addDelegate(dir, src, tool string, runner Runner, eco ecoID, defined func(string) bool, args func([]string) []string, definedBy string) {
 	tasks, kind, dropped := chooseTasks(defined, d.opts.Quick)
 	argv, why, setup := d.jsTool(dir, tool)
 	c := Check{
@@ -91,7 +91,7 @@ type markerRoot struct {
 // encloses: the roots of a build system whose nested configuration files
 // belong to the root above them (a package's turbo.json, a nested
 // nx.json). An unreadable marker is an error row by itself (readMarker).
-func (d *detector) outermostMarkers(name string, eco int) []markerRoot {
+func (d *detector) outermostMarkers(name string, eco ecoID) []markerRoot {
 	var roots []string
 	var out []markerRoot
 	for _, dir := range d.tree.dirsWith(name) {
@@ -109,3 +109,6 @@ func (d *detector) outermostMarkers(name string, eco int) []markerRoot {
 	}
 	return out
 }
+
+// ecoTurbo is Turborepo.
+const ecoTurbo ecoID = "turbo"

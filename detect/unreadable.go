@@ -13,7 +13,7 @@ import (
 // Makefile). A missing file is no project. A file vbd cannot read, or
 // that is binary, becomes an error row for its root: its checks are
 // unknown, so the run must not pass as if the project were not there.
-func (d *detector) readMarker(eco int, dir, p string) ([]byte, bool) {
+func (d *detector) readMarker(eco ecoID, dir, p string) ([]byte, bool) {
 	data, err := fs.ReadFile(d.fsys, p)
 	if err != nil {
 		if !errNotExist(err) {
@@ -42,7 +42,7 @@ func undecodable(data []byte) string {
 }
 
 // unreadable adds the error row for a marker vbd cannot read.
-func (d *detector) unreadable(eco int, dir, p string, err error) {
+func (d *detector) unreadable(eco ecoID, dir, p string, err error) {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err // "permission denied", without "open <path>:"

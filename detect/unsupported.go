@@ -57,3 +57,48 @@ func unsupportedCheck(dir string, u unsupportedMarker) Check {
 		Runner:  RunnerOpaque,
 	}
 }
+
+// ecoUnsupported is projects vbd names but cannot check.
+const ecoUnsupported ecoID = "unsupported"
+
+// unsupportedMarker is a file that marks a project vbd cannot check yet.
+type unsupportedMarker struct {
+	file string
+	// what names the ecosystem for people.
+	what string
+	// run is the command the ecosystem conventionally checks with, offered
+	// as the [[check]] to add.
+	run string
+}
+
+// unsupportedMarkers are the project files vbd recognises but cannot
+// check. A repository holding one is told so by name (and how to add the
+// check by hand), instead of being told that nothing was found.
+var unsupportedMarkers = []unsupportedMarker{
+	{"build.gradle", "a Gradle project", "./gradlew test"},
+	{"build.gradle.kts", "a Gradle project", "./gradlew test"},
+	{"pom.xml", "a Maven project", "mvn -B test"},
+	{"build.sbt", "an sbt project", "sbt test"},
+	{"CMakeLists.txt", "a CMake project", "cmake -B build && cmake --build build && ctest --test-dir build"},
+	{"meson.build", "a Meson project", "meson setup build && meson test -C build"},
+	{"Gemfile", "a Ruby (Bundler) project", "bundle exec rake test"},
+	{"composer.json", "a PHP (Composer) project", "composer test"},
+	{"mix.exs", "an Elixir (Mix) project", "mix test"},
+	{"Package.swift", "a Swift package", "swift test"},
+	{"pubspec.yaml", "a Dart or Flutter package", "dart test"},
+	{"deno.json", "a Deno project", "deno test"},
+	{"deno.jsonc", "a Deno project", "deno test"},
+	{"build.zig", "a Zig project", "zig build test"},
+	{"stack.yaml", "a Haskell (Stack) project", "stack test"},
+	{"cabal.project", "a Haskell (Cabal) project", "cabal test"},
+	{"dune-project", "an OCaml (dune) project", "dune test"},
+}
+
+// unsupportedFiles are the marker files of unsupportedMarkers.
+func unsupportedFiles() []string {
+	files := make([]string, 0, len(unsupportedMarkers))
+	for _, u := range unsupportedMarkers {
+		files = append(files, u.file)
+	}
+	return files
+}

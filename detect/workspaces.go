@@ -270,7 +270,6 @@ func (d *detector) coverWorkspaces() {
 	}
 }
 
-
 func subset(a, b []string) bool {
 	for _, x := range a {
 		if !slices.Contains(b, x) {

@@ -418,6 +418,9 @@ func TestToolsOf(t *testing.T) {
 		"env assignment":   {detect.Check{Argv: []string{"sh", "-c", "x"}, Shell: "CGO_ENABLED=0 go build ./..."}, "go"},
 		"unknown tool":     {detect.Check{Argv: []string{"./run-tests.sh"}}, ""},
 		"pre-commit":       {detect.Check{Argv: []string{"pre-commit", "run", "--files"}}, "pre-commit"},
+		"task runners":     {detect.Check{Argv: []string{"sh", "-c", "x"}, Shell: "just test && task lint && lefthook run"}, "just lefthook task"},
+		"python tools":     {detect.Check{Argv: []string{"sh", "-c", "x"}, Shell: "uv run ruff check && mypy ."}, "mypy ruff uv"},
+		"build systems":    {detect.Check{Argv: []string{"sh", "-c", "x"}, Shell: "bazel test //... ; nx run-many -t test; turbo run test; prek run"}, "bazel nx prek turbo"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -476,4 +479,33 @@ func BenchmarkFingerprint20k(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestToolUpgradeChangesFingerprint: every tool an ecosystem's checks run
+// is an input, so upgrading it makes a past pass stale. Each of these was
+// once missing, and an upgrade of it reused the pass.
+func TestToolUpgradeChangesFingerprint(t *testing.T) {
+	dir := newRepo(t)
+	shims := t.TempDir()
+	t.Setenv("PATH", shims+string(os.PathListSeparator)+os.Getenv("PATH"))
+	for _, tool := range []string{"just", "task", "lefthook", "prek", "ruff", "mypy", "uv", "bazel", "nx", "turbo"} {
+		t.Run(tool, func(t *testing.T) {
+			plan := detect.Plan{Root: dir, Checks: []detect.Check{{Name: tool, Kind: detect.KindOther, Argv: []string{tool, "check"}, Dir: "."}}}
+			take := func(version string) string {
+				t.Helper()
+				write(t, shims, tool, "#!/bin/sh\necho "+tool+" "+version+"\n")
+				if err := os.Chmod(filepath.Join(shims, tool), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				s := Take(context.Background(), dir, false, plan, nil, "test")
+				if s.Fingerprint == "" {
+					t.Fatalf("no fingerprint: %s", s.Note)
+				}
+				return s.Fingerprint
+			}
+			if take("1.0.0") == take("1.0.1") {
+				t.Fatalf("upgrading %s did not change the fingerprint", tool)
+			}
+		})
+	}
 }

@@ -175,24 +175,14 @@ func (p probe) run(ctx context.Context, root string) (string, error) {
 
 // versionArgs is how each known tool prints its version.
 func versionArgs(tool string) []string {
-	if tool == "go" {
+	switch tool {
+	case "go", "lefthook":
 		return []string{"version"}
 	}
 	return []string{"--version"}
 }
 
-// knownTool reports whether vbd knows how to ask tool for its version.
-func knownTool(tool string) bool {
-	switch tool {
-	case "go", "node", "npm", "npx", "yarn", "pnpm", "bun", "deno", "make", "gmake",
-		"pre-commit", "python", "python3", "pytest", "tox", "cargo", "rustc",
-		"golangci-lint", "staticcheck", "tsc", "eslint", "ruby", "bundle", "java", "mvn", "gradle":
-		return true
-	}
-	return false
-}
-
-// ToolsOf lists the known tools a check mentions: its program, and for a
+// ToolsOf lists the known tools (detect.KnownTool) a check mentions: its program, and for a
 // shell command every word that names one. Package managers imply node,
 // which runs the scripts they start.
 func ToolsOf(c detect.Check) []string {
@@ -214,7 +204,7 @@ func ToolsOf(c detect.Check) []string {
 	}
 	for _, w := range words {
 		t := filepath.Base(w)
-		if !knownTool(t) {
+		if !detect.KnownTool(t) {
 			continue
 		}
 		add(t)

@@ -166,7 +166,7 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 	case len(outcomes) == 0:
 		v.Code, v.Word = exitcode.NothingVerified, WordNothingVerified
 		v.Summary = "NOTHING VERIFIED: no checks found. This is not a pass."
-		v.Reasons = []string{"vbd found no project file it can check (" + detect.SupportedMarkers + ") with a check; add one, or a [[check]] in .vbd.toml"}
+		v.Reasons = []string{"vbd found no project file it can check (" + detect.SupportedMarkers() + ") with a check; add one, or a [[check]] in .vbd.toml"}
 	default:
 		v.Code, v.Word = exitcode.NothingVerified, WordNothingVerified
 		if len(vacuous) > 0 {

@@ -35,13 +35,9 @@ func NewScanner(c detect.Check) EvidenceScanner {
 		return newPreCommitScanner()
 	case detect.RunnerPrek:
 		return newPrekScanner()
-	case detect.RunnerNPM, detect.RunnerMake, detect.RunnerOpaque, detect.RunnerPytest, detect.RunnerCargo,
-		detect.RunnerBazel, detect.RunnerNx, detect.RunnerTurbo:
+	default:
 		// Wrappers and runners without a parser of their own:
 		// recognising a runner's output costs nothing when it is absent.
-		return newTextScanner(c)
-	default:
-		// Any runner added later (or none) gets the universal scanner too.
 		return newTextScanner(c)
 	}
 }
