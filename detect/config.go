@@ -66,17 +66,17 @@ type ConfigCheck struct {
 	Line int
 }
 
-// ConfigError is a mistake in .vbd.toml. Key is the offending key (dotted
+// configError is a mistake in .vbd.toml. Key is the offending key (dotted
 // for keys inside [[check]], e.g. "check.nme"), empty when the mistake is not
 // about one key; Line is 1-based, 0 when unknown.
-type ConfigError struct {
+type configError struct {
 	Key  string
 	Line int
 	Msg  string
 }
 
 // Error reads ".vbd.toml:LINE: MSG", the form editors and terminals link to.
-func (e *ConfigError) Error() string {
+func (e *configError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", ConfigFile, e.Line, e.Msg)
 	}
@@ -135,7 +135,7 @@ func keyWants(key string) string {
 }
 
 // LoadConfig reads .vbd.toml at the root of fsys. It returns (nil, nil) when
-// the file does not exist. Every mistake in the file is a *ConfigError with
+// the file does not exist. Every mistake in the file is a *configError with
 // the line to fix; the file is parsed strictly because a misspelt key would
 // otherwise be ignored and the user would believe a setting was applied.
 func LoadConfig(fsys fs.FS) (*Config, error) {
@@ -173,7 +173,7 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 	}
 	if raw.MaxState != nil {
 		if cfg.MaxStateSize, err = state.ParseSize(*raw.MaxState); err != nil {
-			return nil, &ConfigError{Key: "max_state_size", Line: lines.top["max_state_size"],
+			return nil, &configError{Key: "max_state_size", Line: lines.top["max_state_size"],
 				Msg: fmt.Sprintf("max_state_size = %v; it caps vbd's logs and receipts under the git dir", err)}
 		}
 	}
@@ -182,20 +182,20 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 		case RatchetBlock, RatchetWarn, RatchetOff:
 			cfg.Ratchet = *raw.Ratchet
 		default:
-			return nil, &ConfigError{Key: "ratchet", Line: lines.top["ratchet"],
+			return nil, &configError{Key: "ratchet", Line: lines.top["ratchet"],
 				Msg: fmt.Sprintf(`ratchet = %q; use "block", "warn" or "off" (what tests that passed before and no longer run cause)`, *raw.Ratchet)}
 		}
 	}
 	if raw.Jobs != nil {
 		if *raw.Jobs < 0 {
-			return nil, &ConfigError{Key: "jobs", Line: lines.top["jobs"],
+			return nil, &configError{Key: "jobs", Line: lines.top["jobs"],
 				Msg: fmt.Sprintf("jobs = %d is negative; use a positive number, or remove it to run one check per CPU", *raw.Jobs)}
 		}
 		cfg.Jobs = *raw.Jobs
 	}
 	for i, name := range raw.Disable {
 		if strings.TrimSpace(name) == "" {
-			return nil, &ConfigError{Key: "disable", Line: lines.top["disable"],
+			return nil, &configError{Key: "disable", Line: lines.top["disable"],
 				Msg: fmt.Sprintf("disable entry %d is empty; write the check name as `vbd --list` shows it", i+1)}
 		}
 	}
@@ -207,7 +207,7 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 			return nil, err
 		}
 		if first, dup := seen[cc.Name]; dup {
-			return nil, &ConfigError{Key: "check.name", Line: cc.Line,
+			return nil, &configError{Key: "check.name", Line: cc.Line,
 				Msg: fmt.Sprintf("check name %q is already used at line %d; give each [[check]] a unique name", cc.Name, first)}
 		}
 		seen[cc.Name] = cc.Line
@@ -227,17 +227,17 @@ func configCheck(fsys fs.FS, rc rawCheck, pos checkLines) (ConfigCheck, error) {
 	}
 	cc := ConfigCheck{Name: strings.TrimSpace(rc.Name), Run: rc.Run, Quick: rc.Quick, Kind: KindOther, Line: line}
 	if cc.Name == "" {
-		return cc, &ConfigError{Key: "check.name", Line: at("name"),
+		return cc, &configError{Key: "check.name", Line: at("name"),
 			Msg: `[[check]] has no name; add name = "..." (it is how the report and disable refer to it)`}
 	}
 	if strings.TrimSpace(rc.Run) == "" {
-		return cc, &ConfigError{Key: "check.run", Line: at("run"),
+		return cc, &configError{Key: "check.run", Line: at("run"),
 			Msg: fmt.Sprintf(`check %q has no run command; add run = "..." (it runs with sh -c)`, cc.Name)}
 	}
 	if rc.Kind != "" {
-		k, ok := ParseKind(rc.Kind)
+		k, ok := parseKind(rc.Kind)
 		if !ok {
-			return cc, &ConfigError{Key: "check.kind", Line: at("kind"),
+			return cc, &configError{Key: "check.kind", Line: at("kind"),
 				Msg: fmt.Sprintf("check %q has kind %q; use one of test, lint, vet, typecheck, build, other", cc.Name, rc.Kind)}
 		}
 		cc.Kind = k
@@ -268,22 +268,22 @@ func checkDir(fsys fs.FS, name, dir string, line int) (string, error) {
 		return ".", nil
 	}
 	if path.IsAbs(dir) || windowsAbs.MatchString(dir) {
-		return "", &ConfigError{Key: "check.dir", Line: line,
+		return "", &configError{Key: "check.dir", Line: line,
 			Msg: fmt.Sprintf("check %q has dir %q, an absolute path; use a path relative to the repository root", name, dir)}
 	}
 	clean := path.Clean(dir)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", &ConfigError{Key: "check.dir", Line: line,
+		return "", &configError{Key: "check.dir", Line: line,
 			Msg: fmt.Sprintf("check %q has dir %q, which leaves the repository; use a directory inside it", name, dir)}
 	}
 	if fsys != nil {
 		if why := linksInside(fsys, clean); why != "" {
-			return "", &ConfigError{Key: "check.dir", Line: line,
+			return "", &configError{Key: "check.dir", Line: line,
 				Msg: fmt.Sprintf("check %q has dir %q, which %s; use a directory inside the repository", name, dir, why)}
 		}
 		st, err := fs.Stat(fsys, clean)
 		if err != nil || !st.IsDir() {
-			return "", &ConfigError{Key: "check.dir", Line: line,
+			return "", &configError{Key: "check.dir", Line: line,
 				Msg: fmt.Sprintf("check %q has dir %q, which is not a directory in the repository; fix the path or create it", name, dir)}
 		}
 	}
@@ -338,22 +338,22 @@ func linksInside(fsys fs.FS, p string) string {
 }
 
 // parseDuration reads a duration and refuses negative ones, with the line.
-// key is the dotted key for ConfigError.Key; the message shows its last part.
+// key is the dotted key for configError.Key; the message shows its last part.
 func parseDuration(key, s string, line int) (time.Duration, error) {
 	short := key[strings.LastIndexByte(key, '.')+1:]
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
-		return 0, &ConfigError{Key: key, Line: line,
+		return 0, &configError{Key: key, Line: line,
 			Msg: fmt.Sprintf("%s = %q is not a duration; write it like \"5m\", \"90s\" or \"1h30m\"", short, s)}
 	}
 	if d < 0 {
-		return 0, &ConfigError{Key: key, Line: line,
+		return 0, &configError{Key: key, Line: line,
 			Msg: fmt.Sprintf("%s = %q is negative; use a positive duration", short, s)}
 	}
 	return d, nil
 }
 
-// decodeProblem turns go-toml's errors into a *ConfigError naming the key
+// decodeProblem turns go-toml's errors into a *configError naming the key
 // and line, so that the message is about the user's file, not Go types.
 func decodeProblem(err error) error {
 	var strict *toml.StrictMissingError
@@ -367,13 +367,13 @@ func decodeProblem(err error) error {
 			known, where, shown = checkKeys, " in [[check]]", path[len(path)-1]
 		}
 		msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", shown, where, strings.Join(known, ", "))
-		if s := Suggest(path[len(path)-1], known); s != "" {
+		if s := suggest(path[len(path)-1], known); s != "" {
 			msg = fmt.Sprintf("unknown key %q%s (did you mean %q?)", shown, where, s)
 		}
 		if n := len(strict.Errors) - 1; n > 0 {
 			msg += fmt.Sprintf(" (and %d more unknown key(s))", n)
 		}
-		return &ConfigError{Key: key, Line: line, Msg: msg}
+		return &configError{Key: key, Line: line, Msg: msg}
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
@@ -385,9 +385,9 @@ func decodeProblem(err error) error {
 		} else {
 			msg = "invalid TOML: " + msg + "; fix the syntax (see https://toml.io)"
 		}
-		return &ConfigError{Key: key, Line: line, Msg: msg}
+		return &configError{Key: key, Line: line, Msg: msg}
 	}
-	return &ConfigError{Msg: "cannot parse: " + err.Error()}
+	return &configError{Msg: "cannot parse: " + err.Error()}
 }
 
 // checkLines holds where a [[check]] table and its keys are written.

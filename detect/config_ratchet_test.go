@@ -33,9 +33,9 @@ func TestConfigRatchet(t *testing.T) {
 				}
 				return
 			}
-			var ce *ConfigError
+			var ce *configError
 			if !errors.As(err, &ce) {
-				t.Fatalf("LoadConfig error = %v (%T), want a *ConfigError", err, err)
+				t.Fatalf("LoadConfig error = %v (%T), want a *configError", err, err)
 			}
 			if ce.Key != "ratchet" || ce.Line != c.errLine {
 				t.Errorf("key %q line %d, want ratchet line %d (%v)", ce.Key, ce.Line, c.errLine, err)

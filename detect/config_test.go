@@ -208,9 +208,9 @@ func TestLoadConfigErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := LoadConfig(fsOf(".vbd.toml", c.file, "svc/x.go", ""))
-			var ce *ConfigError
+			var ce *configError
 			if !errors.As(err, &ce) {
-				t.Fatalf("LoadConfig error = %v (%T), want a *ConfigError", err, err)
+				t.Fatalf("LoadConfig error = %v (%T), want a *configError", err, err)
 			}
 			if ce.Key != c.key || ce.Line != c.line {
 				t.Errorf("key %q line %d, want %q line %d (%v)", ce.Key, ce.Line, c.key, c.line, err)
@@ -231,7 +231,7 @@ func TestLoadConfigUnreadable(t *testing.T) {
 }
 
 func TestConfigErrorWithoutLine(t *testing.T) {
-	e := &ConfigError{Msg: "cannot parse: x"}
+	e := &configError{Msg: "cannot parse: x"}
 	if e.Error() != ".vbd.toml: cannot parse: x" {
 		t.Errorf("Error() = %q", e.Error())
 	}
@@ -270,13 +270,13 @@ func TestConfigDirSymlinks(t *testing.T) {
 			file := "[[check]]\nname = \"x\"\nrun = \"true\"\ndir = \"" + dir + "\"\n"
 			must(os.WriteFile(filepath.Join(root, ConfigFile), []byte(file), 0o644))
 			_, err := LoadConfig(os.DirFS(root))
-			var ce *ConfigError
+			var ce *configError
 			switch {
 			case wantErr == "" && err != nil:
 				t.Errorf("LoadConfig: %v", err)
 			case wantErr == "":
 			case !errors.As(err, &ce):
-				t.Fatalf("err = %v, want a ConfigError", err)
+				t.Fatalf("err = %v, want a configError", err)
 			case ce.Key != "check.dir" || ce.Line != 4 || !strings.Contains(ce.Msg, wantErr):
 				t.Errorf("err = %+v", ce)
 			}

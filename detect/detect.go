@@ -254,7 +254,7 @@ func (d *detector) nameHint(name string) string {
 	if len(names) == 0 {
 		return "no checks were detected"
 	}
-	if s := Suggest(name, names); s != "" {
+	if s := suggest(name, names); s != "" {
 		return fmt.Sprintf("did you mean %q? (`vbd list` shows every name)", s)
 	}
 	quoted := make([]string, 0, min(len(names), maxNamesShown))

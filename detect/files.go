@@ -12,11 +12,11 @@ import (
 	"github.com/vbd-dev/vbd/state"
 )
 
-// MaxDepth is how many directory levels below the root are searched for
+// maxDepth is how many directory levels below the root are searched for
 // project markers. Real monorepos nest projects a few levels deep; the bound
 // keeps a pathological tree from making detection slow, and anything cut is
 // reported in Plan.Warnings rather than silently ignored.
-const MaxDepth = 10
+const maxDepth = 10
 
 // ListFiles lists every tracked file and every untracked file that is not
 // ignored, as slash paths relative to root. Untracked files matter
@@ -96,7 +96,7 @@ type tree struct {
 	// goFiles counts .go files per directory the go command would build,
 	// and testFiles the _test.go files among them.
 	goFiles, testFiles map[string]int
-	// cut lists directories (walk) or marker files (Files) beyond MaxDepth.
+	// cut lists directories (walk) or marker files (Files) beyond maxDepth.
 	cut []string
 	// warnings are unreadable directories.
 	warnings []string
@@ -154,7 +154,7 @@ func (t *tree) add(p string) {
 	if base == ".pre-commit-config.yaml" && dir != "." {
 		return
 	}
-	if depth(dir) > MaxDepth {
+	if depth(dir) > maxDepth {
 		t.cut = append(t.cut, p)
 		return
 	}
@@ -265,7 +265,7 @@ func scanWalk(fsys fs.FS) (*tree, error) {
 			if pruneDir(d.Name()) {
 				return fs.SkipDir
 			}
-			if depth(p) > MaxDepth {
+			if depth(p) > maxDepth {
 				t.cut = append(t.cut, p+"/")
 				t.complete = false
 				return fs.SkipDir
@@ -307,7 +307,7 @@ func (t *tree) depthWarning() string {
 		more = fmt.Sprintf(" and %d more", n)
 	}
 	return fmt.Sprintf("stopped searching %d directory levels down: %s%s not checked; add a [[check]] to .vbd.toml for a project that deep",
-		MaxDepth, t.cut[0], more)
+		maxDepth, t.cut[0], more)
 }
 
 // comparePaths orders slash paths component by component, so a directory's

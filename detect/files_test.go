@@ -134,7 +134,7 @@ func TestListFilesFeedsDetect(t *testing.T) {
 // the files divide, and a file in both parts counts once.
 func TestScanInPartsMatchesTheMergedList(t *testing.T) {
 	fsys, files := monorepo20k()
-	// A marker past MaxDepth: the warning counts what was cut.
+	// A marker past maxDepth: the warning counts what was cut.
 	deep := "deep/1/2/3/4/5/6/7/8/9/10/package.json"
 	fsys[deep] = &fstest.MapFile{Data: []byte(`{"scripts":{"test":"jest"}}`)}
 	files = append(files, deep)

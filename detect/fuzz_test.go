@@ -72,9 +72,9 @@ func FuzzConfig(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := LoadConfig(fstest.MapFS{".vbd.toml": {Data: data}, "svc/x": {}})
 		if err != nil {
-			var ce *ConfigError
+			var ce *configError
 			if !errors.As(err, &ce) {
-				t.Fatalf("error %v (%T) is not a *ConfigError", err, err)
+				t.Fatalf("error %v (%T) is not a *configError", err, err)
 			}
 			if !strings.HasPrefix(err.Error(), ".vbd.toml") {
 				t.Fatalf("error %q does not name the file", err)

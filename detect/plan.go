@@ -24,8 +24,8 @@ const (
 	KindOther     Kind = "other"
 )
 
-// ParseKind accepts the kinds a user may name in .vbd.toml.
-func ParseKind(s string) (Kind, bool) {
+// parseKind accepts the kinds a user may name in .vbd.toml.
+func parseKind(s string) (Kind, bool) {
 	switch k := Kind(s); k {
 	case KindTest, KindLint, KindVet, KindTypecheck, KindBuild, KindOther:
 		return k, true
@@ -112,7 +112,7 @@ func (c Check) Command() string {
 	if c.Shell != "" {
 		return c.Shell
 	}
-	return ShellJoin(c.Argv)
+	return Join(c.Argv)
 }
 
 // CommandIn is Command prefixed with a cd when the check runs in a subdirectory.
@@ -120,7 +120,7 @@ func (c Check) CommandIn() string {
 	if c.Dir == "" || c.Dir == "." {
 		return c.Command()
 	}
-	return "cd " + ShellQuote(c.Dir) + " && " + c.Command()
+	return "cd " + Quote(c.Dir) + " && " + c.Command()
 }
 
 // Runs reports whether the check will be executed.
@@ -148,10 +148,3 @@ func (p Plan) Runnable() []Check {
 	}
 	return out
 }
-
-// ShellJoin quotes each word for a POSIX shell where needed (see Join).
-func ShellJoin(argv []string) string { return Join(argv) }
-
-// ShellQuote quotes s for a POSIX shell when it contains anything but safe
-// characters (see Quote).
-func ShellQuote(s string) string { return Quote(s) }

@@ -1,9 +1,9 @@
 package detect
 
-// Suggest returns the word in known closest to word, for a "did you mean"
+// suggest returns the word in known closest to word, for a "did you mean"
 // hint after a typo, or "" when none is close enough to be a likely typo:
 // at most one edit for short words, two for longer ones.
-func Suggest(word string, known []string) string {
+func suggest(word string, known []string) string {
 	limit := 1
 	if len([]rune(word)) > 4 {
 		limit = 2

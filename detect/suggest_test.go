@@ -20,8 +20,8 @@ func TestSuggest(t *testing.T) {
 		{"x", keys, ""},
 		{"", keys, ""},
 	} {
-		if got := Suggest(tc.word, tc.known); got != tc.want {
-			t.Errorf("Suggest(%q) = %q, want %q", tc.word, got, tc.want)
+		if got := suggest(tc.word, tc.known); got != tc.want {
+			t.Errorf("suggest(%q) = %q, want %q", tc.word, got, tc.want)
 		}
 	}
 }

@@ -36,7 +36,7 @@ func InspectCommand(cmd, exe string) Command {
 	c.Program = words[0]
 	base := filepath.Base(c.Program)
 	c.Vbd = base == "vbd" || base == "vbd.exe" || (exe != "" && (c.Program == exe || base == filepath.Base(exe) && filepath.IsAbs(c.Program)))
-	if q := detect.ShellQuote(exe) + " hook "; !c.Vbd && exe != "" && strings.Contains(cmd, q) {
+	if q := detect.Quote(exe) + " hook "; !c.Vbd && exe != "" && strings.Contains(cmd, q) {
 		// e.g. `cd sub && /abs/vbd hook claude`: read from the binary on.
 		c.Vbd = true
 		words = shellWords(cmd[strings.Index(cmd, q):])
@@ -103,7 +103,7 @@ func shellWords(s string) []string {
 // HookCommand is the command line vbd installs: the absolute binary, the
 // harness, and the flags.
 func HookCommand(exe string, n Name, budget time.Duration, quick bool, maxBlocks int) string {
-	parts := []string{detect.ShellQuote(exe), "hook", string(n), "--budget", secs(budget)}
+	parts := []string{detect.Quote(exe), "hook", string(n), "--budget", secs(budget)}
 	if quick {
 		parts = append(parts, "--quick")
 	}

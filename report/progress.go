@@ -227,7 +227,7 @@ func (p *Progress) settledLine(e runner.Event) string {
 // and "passed go test (3.2s)".
 func (p *Progress) plainLine(e runner.Event) string {
 	if !e.Done {
-		cmd, dir := detect.ShellJoin(e.Task.Argv), "."
+		cmd, dir := detect.Join(e.Task.Argv), "."
 		if e.Index >= 0 && e.Index < len(p.opts.Checks) {
 			c := p.opts.Checks[e.Index]
 			cmd, dir = c.Command(), c.Dir
