@@ -42,6 +42,9 @@ type entry struct {
 	// by are the checks that cover this one, when it is skipped as
 	// covered: it stays skipped only while one of them runs (see uncover).
 	by []*entry
+	// vacuousBy are the vacuous wrappers that would run this check, each
+	// named once in its Reason.
+	vacuousBy []*entry
 }
 
 // coverBy skips e as covered by w, saying how ("" for nothing more).
@@ -297,7 +300,8 @@ func (d *detector) cover() {
 				}
 				switch {
 				case w.check.Vacuous != "":
-					if n.check.Runs() && !strings.Contains(n.check.Reason, w.check.Name) {
+					if n.check.Runs() && !slices.Contains(n.vacuousBy, w) {
+						n.vacuousBy = append(n.vacuousBy, w)
 						n.check.Reason += fmt.Sprintf("; %s would run it but is vacuous (%s), so vbd runs it directly", w.check.Name, w.check.Vacuous)
 					}
 				case w.check.Runs() || w.check.Skipped.Kind == SkipCovered:
