@@ -1,9 +1,6 @@
 package detect
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // ecoID names an ecosystem. Its detector file declares it (ecoGo in
 // golang.go); ecosystems gives it its place.
@@ -31,7 +28,7 @@ type ecosystem struct {
 	// ecosystem's and in the ref's directory.
 	covers func(d *detector, w, n *entry, ref makeRef, testTarget bool) bool
 	// tools are the programs its checks run. Their version and path are
-	// part of a run's fingerprint (KnownTool): an upgrade is a new input.
+	// part of a run's fingerprint (KnownTools): an upgrade is a new input.
 	tools []string
 }
 
@@ -142,13 +139,14 @@ func SupportedMarkers() string {
 	return strings.Join(names, ", ")
 }
 
-// KnownTool reports whether tool is a program some ecosystem's checks run:
-// its version and path are part of a run's fingerprint.
-func KnownTool(tool string) bool {
+// KnownTools are the programs the ecosystems' checks run: their version
+// and path are part of a run's fingerprint.
+func KnownTools() map[string]bool {
+	set := map[string]bool{}
 	for _, e := range ecosystems() {
-		if slices.Contains(e.tools, tool) {
-			return true
+		for _, t := range e.tools {
+			set[t] = true
 		}
 	}
-	return false
+	return set
 }

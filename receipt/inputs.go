@@ -182,7 +182,7 @@ func versionArgs(tool string) []string {
 	return []string{"--version"}
 }
 
-// ToolsOf lists the known tools (detect.KnownTool) a check mentions: its program, and for a
+// ToolsOf lists the known tools (detect.KnownTools) a check mentions: its program, and for a
 // shell command every word that names one. Package managers imply node,
 // which runs the scripts they start.
 func ToolsOf(c detect.Check) []string {
@@ -202,9 +202,10 @@ func ToolsOf(c detect.Check) []string {
 			tools = append(tools, t)
 		}
 	}
+	known := detect.KnownTools()
 	for _, w := range words {
 		t := filepath.Base(w)
-		if !detect.KnownTool(t) {
+		if !known[t] {
 			continue
 		}
 		add(t)
