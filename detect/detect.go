@@ -81,8 +81,8 @@ type detector struct {
 // package.json, an unreadable directory) become Plan.Warnings so the other
 // projects are still checked; an error means the root itself is unreadable.
 func Detect(fsys fs.FS, opts Options) (Plan, error) {
-	d := &detector{fsys: fsys, opts: opts, makefiles: map[string]*makefile{}, ecos: ecosystems(), scans: recipeScanners()}
-	d.eco = indexEcosystems(d.ecos)
+	d := &detector{fsys: fsys, opts: opts, makefiles: map[string]*makefile{}, ecos: ecosystems()}
+	d.eco, d.scans = indexEcosystems(d.ecos), recipeScanners(d.ecos)
 	switch {
 	case opts.Scan != nil:
 		d.tree = opts.Scan.t
@@ -326,11 +326,13 @@ func (d *detector) uncover() {
 			if e.check.Skipped.Kind != SkipCovered || len(e.by) == 0 {
 				continue
 			}
-			var runs []string
-			var why []string
+			if !slices.ContainsFunc(e.by, func(w *entry) bool { return !w.covering() }) {
+				continue
+			}
+			var runs, why []string
 			for _, w := range e.by {
 				switch {
-				case w.check.Runs() || w.check.Skipped.Kind == SkipCovered:
+				case w.covering():
 					runs = append(runs, w.check.Name)
 				case w.check.Skipped.Kind == SkipDisabled:
 					why = append(why, ConfigFile+" disables "+w.check.Name)
@@ -339,9 +341,6 @@ func (d *detector) uncover() {
 				default:
 					why = append(why, w.check.Name+" does not run ("+w.check.Skipped.String()+")")
 				}
-			}
-			if len(runs) == len(e.by) {
-				continue
 			}
 			changed = true
 			if len(runs) > 0 {
@@ -358,6 +357,10 @@ func (d *detector) uncover() {
 		}
 	}
 }
+
+// covering reports whether e does what it covers: it runs, or what covers
+// it runs the same thing.
+func (e *entry) covering() bool { return e.check.Runs() || e.check.Skipped.Kind == SkipCovered }
 
 // covers reports whether wrapper w's ref names check n: n's ecosystem
 // says which of its checks a ref runs.

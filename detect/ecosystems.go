@@ -118,9 +118,9 @@ func markerSet() map[string]bool {
 }
 
 // recipeScanners are the registry's scan functions, in plan order.
-func recipeScanners() []func(words []string, cur string) []makeRef {
+func recipeScanners(ecos []ecosystem) []func(words []string, cur string) []makeRef {
 	var out []func([]string, string) []makeRef
-	for _, e := range ecosystems() {
+	for _, e := range ecos {
 		if e.scan != nil {
 			out = append(out, e.scan)
 		}

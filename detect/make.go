@@ -31,6 +31,7 @@ func (d *detector) detectMake() {
 				continue
 			}
 			mf = parseMakefile(p, data, d.read)
+			mf.scans = d.scans
 			break
 		}
 		if mf != nil {

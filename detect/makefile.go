@@ -61,7 +61,6 @@ func parseMakefile(file string, data []byte, read func(string) ([]byte, bool)) *
 		rules: map[string]*makeRule{},
 		phony: map[string]bool{},
 		vars:  map[string]string{},
-		scans: recipeScanners(),
 	}
 	seen := map[string]bool{file: true}
 	mf.parse(file, data, read, seen, 0)

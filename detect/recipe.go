@@ -55,6 +55,9 @@ const maxFollow = 500
 // every target reached.
 func (mf *makefile) fingerprint(target string) (refs []makeRef, visited map[string]bool) {
 	visited = map[string]bool{}
+	if mf.scans == nil {
+		mf.scans = recipeScanners(ecosystems())
+	}
 	var visit func(string)
 	visit = func(name string) {
 		if name == "" {
