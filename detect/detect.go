@@ -45,6 +45,9 @@ type entry struct {
 	// vacuousBy are the vacuous wrappers that would run this check, each
 	// named once in its Reason.
 	vacuousBy []*entry
+	// replacedBy is the .vbd.toml check of the same name that replaced
+	// this detected one: it covers in its stead.
+	replacedBy *entry
 }
 
 // coverBy skips e as covered by w, saying how ("" for nothing more).
@@ -216,6 +219,7 @@ func (d *detector) configure() {
 			for _, c := range out {
 				if c.check.Name == e.check.Name {
 					c.check.Reason += "; replaces the detected " + e.check.Command()
+					e.replacedBy = c
 				}
 			}
 			continue
@@ -331,6 +335,7 @@ func (d *detector) uncover() {
 			}
 			var runs, why []string
 			for _, w := range e.by {
+				w = w.current()
 				switch {
 				case w.covering():
 					runs = append(runs, w.check.Name)
@@ -360,7 +365,18 @@ func (d *detector) uncover() {
 
 // covering reports whether e does what it covers: it runs, or what covers
 // it runs the same thing.
-func (e *entry) covering() bool { return e.check.Runs() || e.check.Skipped.Kind == SkipCovered }
+func (e *entry) covering() bool {
+	e = e.current()
+	return e.check.Runs() || e.check.Skipped.Kind == SkipCovered
+}
+
+// current is e, or the .vbd.toml check that replaced it.
+func (e *entry) current() *entry {
+	for e.replacedBy != nil {
+		e = e.replacedBy
+	}
+	return e
+}
 
 // covers reports whether wrapper w's ref names check n: n's ecosystem
 // says which of its checks a ref runs.

@@ -65,3 +65,25 @@ func TestSkipWords(t *testing.T) {
 		}
 	}
 }
+
+// A .vbd.toml check that replaces a coverer covers in its stead, and
+// covers nothing once disabled.
+func TestReplacedCovererIsTheConfiguredCheck(t *testing.T) {
+	replaced := []ConfigCheck{{Name: "go test", Run: "go test -count=1 ./...", Kind: KindTest, Line: 1}}
+	runCases(t, map[string]detectCase{
+		"replaced go test covers go build": {
+			fs:   fsOf(goModuleFiles(".")...),
+			opts: Options{Config: &Config{Disable: []string{"go vet"}, Checks: replaced}},
+			checks: []want{
+				{name: "go build", skipped: "covered by go test"},
+			},
+		},
+		"replaced and disabled go test covers nothing": {
+			fs:   fsOf(goModuleFiles(".")...),
+			opts: Options{Config: &Config{Disable: []string{"go vet", "go test"}, Checks: replaced}},
+			checks: []want{
+				{name: "go build", reason: ".vbd.toml disables go test"},
+			},
+		},
+	})
+}
