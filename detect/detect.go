@@ -131,6 +131,9 @@ func (d *detector) add(eco ecoID, c Check) *entry { return d.addWrapper(eco, c, 
 
 // addWrapper records a check together with what it runs.
 func (d *detector) addWrapper(eco ecoID, c Check, refs []makeRef) *entry {
+	if _, ok := d.eco[eco]; !ok {
+		panic("detect: ecosystem " + string(eco) + " has no row in ecosystems()")
+	}
 	e := &entry{check: c, eco: eco, group: d.group, seq: len(d.entries), refs: refs}
 	d.entries = append(d.entries, e)
 	return e
