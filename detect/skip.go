@@ -86,6 +86,7 @@ func (s Skip) String() string {
 		if s.Detail == "" {
 			return "not a check"
 		}
+	case SkipScope:
 	}
 	return s.Detail
 }

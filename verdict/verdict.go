@@ -200,10 +200,10 @@ func Skip(c detect.Check) Outcome {
 
 // skipReason is the Reason of a skip whose kind the later stages act on.
 func skipReason(s detect.Skip) Reason {
-	switch s.Kind {
-	case detect.SkipCovered:
+	if s.Kind == detect.SkipCovered {
 		return ReasonCoveredBy
-	case detect.SkipScope:
+	}
+	if s.Kind == detect.SkipScope {
 		return ReasonScope
 	}
 	return ""
