@@ -107,11 +107,14 @@ func indexEcosystems(ecos []ecosystem) ecoIndex {
 }
 
 // markerSet is every marker file name of the registry.
-func markerSet() map[string]bool {
+func markerSet() map[string]bool { return rowSet(func(e ecosystem) []string { return e.markers }) }
+
+// rowSet is the set of the names each row lists in one of its fields.
+func rowSet(names func(ecosystem) []string) map[string]bool {
 	set := map[string]bool{}
 	for _, e := range ecosystems() {
-		for _, m := range e.markers {
-			set[m] = true
+		for _, n := range names(e) {
+			set[n] = true
 		}
 	}
 	return set
@@ -141,12 +144,4 @@ func SupportedMarkers() string {
 
 // KnownTools are the programs the ecosystems' checks run: their version
 // and path are part of a run's fingerprint.
-func KnownTools() map[string]bool {
-	set := map[string]bool{}
-	for _, e := range ecosystems() {
-		for _, t := range e.tools {
-			set[t] = true
-		}
-	}
-	return set
-}
+func KnownTools() map[string]bool { return rowSet(func(e ecosystem) []string { return e.tools }) }
