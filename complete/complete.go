@@ -61,10 +61,6 @@ func completionSpecOf(app *kong.Application) compSpec {
 		if len(n.Positional) > 0 && n.Positional[0].Enum != "" {
 			c.args = strings.Split(n.Positional[0].Enum, ",")
 		}
-		if n.Name == "hook" {
-			// vbd hook is parsed before kong; its argument has no enum.
-			c.args = []string{"claude", "codex", "gemini", "cursor", "copilot", "openhands", "devin", "auto"}
-		}
 		s.cmds = append(s.cmds, c)
 		if app.DefaultCmd == n {
 			s.def = n.Name

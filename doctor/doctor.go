@@ -59,7 +59,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if len(hooks) == 0 {
 		fmt.Fprintln(w, "vbd: nothing is wired: no harness config here or in your home calls vbd.")
-		fmt.Fprintln(w, "Wire one with `vbd install <harness>` (claude, codex, gemini, cursor, copilot, openhands, devin).")
+		fmt.Fprintf(w, "Wire one with `vbd install <harness>` (%s).\n", harness.NameList())
 		return &exitcode.CodeError{Code: exitcode.NothingVerified}
 	}
 	proofOK := true

@@ -25,6 +25,9 @@ var claudeSpec = Spec{
 	shape:      groupShape, wrapped: true, TimeoutUnit: time.Second,
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
 	Needs: "Claude Code reads hooks when a session starts: restart it, or review them with /hooks.",
+	trustFacts: trustFacts{
+		ownCap: ownCap{note: "note: with --max-blocks 0, Claude Code's own cap ends the turn after 8 consecutive blocks (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), without vbd's NOT verified message."},
+	},
 	protocol: protocol{
 		respond:   respondClaude,
 		interpret: interpretClaudeLike(false),

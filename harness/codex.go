@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,13 @@ var codexSpec = Spec{
 	shape:     groupShape, wrapped: true, TimeoutUnit: time.Second,
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
 	Needs: "Older Codex versions also need `[features] codex_hooks = true` in ~/.codex/config.toml; then the two trust steps below.",
+	trustFacts: trustFacts{
+		trust:      CodexTrust,
+		trustSteps: codexTrustSteps,
+		reinstall: "Codex trusts a hook by the hash of its command and timeout, so it will NOT run vbd's hook " +
+			"until you trust it again: run codex, open /hooks and trust vbd's hook. Until then the gate is off.",
+		ownCap: ownCap{loops: 244},
+	},
 	protocol: protocol{
 		// Codex rejects any key but continue, decision, reason,
 		// stopReason, suppressOutput and systemMessage.
@@ -29,6 +37,15 @@ var codexSpec = Spec{
 		synthetic: syntheticCodex,
 		claimKeys: []string{"last_assistant_message"},
 	},
+}
+
+func codexTrustSteps(root string) []string {
+	return []string{
+		"Codex runs this hook only after two trust steps; until both are done it runs no hook and says nothing (the gate is off):",
+		fmt.Sprintf("  1. trust the project: run codex in %s and trust it, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (`codex exec --trust` trusts it for one run);", root, root),
+		"  2. trust vbd's hook: run codex, open /hooks and trust vbd's Stop hook. Do it again after any reinstall that changes the hook's command or timeout.",
+		"`vbd doctor` checks both.",
+	}
 }
 
 func interpretCodex(_, stdout, stderr string, code int) Reading {

@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -20,6 +22,17 @@ var copilotSpec = Spec{
 	DefaultTimeout: 30 * time.Second, DefaultBudget: 22 * time.Second,
 	Needs: "The Copilot cloud agent reads .github/hooks/*.json from the default branch only: commit and merge the file. " +
 		"The Copilot CLI reads it from the working tree.",
+	trustFacts: trustFacts{
+		trust: func(_ context.Context, o TrustOptions) Trust { return CopilotTrust(o) },
+		trustSteps: func(root string) []string {
+			return []string{
+				"Copilot CLI loads .github/hooks only in a trusted folder; otherwise `copilot -p` skips them and says nothing (the gate is off).",
+				fmt.Sprintf("Trust %s when copilot asks (it is saved in trustedFolders in ~/.copilot/config.json), or run copilot with --trust-folder, COPILOT_ALLOW_ALL=true or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true.", root),
+				"`vbd doctor` checks it.",
+			}
+		},
+		ownCap: ownCap{note: "note: with --max-blocks 0, Copilot CLI's own cap ends the turn after 8 consecutive blocks, without vbd's NOT verified message."},
+	},
 	protocol: protocol{
 		respond:   respondCopilot,
 		interpret: interpretCopilot,

@@ -16,6 +16,9 @@ var cursorSpec = Spec{
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
 	Needs: "Cursor reloads .cursor/hooks.json on its own; check Settings > Hooks that the stop hook is listed. " +
 		"Cursor stops following up after loop_limit (default 5) continuations.",
+	trustFacts: trustFacts{
+		ownCap: ownCap{note: "note: with --max-blocks 0, Cursor's loop_limit (default 5) ends the follow-ups, without vbd's NOT verified message."},
+	},
 	protocol: protocol{
 		// A block is a follow-up message; an allow is {}.
 		respond: func(_ string, d Decision, notes []string) Answer {

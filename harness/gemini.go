@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -15,6 +17,18 @@ var geminiSpec = Spec{
 	shape:     geminiShape, wrapped: true, TimeoutUnit: time.Millisecond,
 	DefaultTimeout: 60 * time.Second, DefaultBudget: 50 * time.Second,
 	Needs: "Gemini CLI warns about project hooks that are new or changed on its next interactive run; it runs them only in a trusted folder (below).",
+	trustFacts: trustFacts{
+		trust: func(_ context.Context, o TrustOptions) Trust { return GeminiTrust(o) },
+		trustSteps: func(root string) []string {
+			return []string{
+				"Gemini CLI runs project hooks only in a trusted folder. In an untrusted folder `gemini -p` exits 55, and `--skip-trust` runs with no project hooks at all (the gate is off).",
+				fmt.Sprintf("Trust the folder: run gemini in %s and accept, or add {%q: \"TRUST_FOLDER\"} to ~/.gemini/trustedFolders.json, or set GEMINI_CLI_TRUST_WORKSPACE=true where gemini runs.", root, root),
+				"`vbd doctor` checks it.",
+			}
+		},
+		reinstall: "Gemini CLI fingerprints project hooks and treats a changed one as new: it warns about it on its next run.",
+		ownCap:    ownCap{loops: 217},
+	},
 	protocol: protocol{
 		respond: func(_ string, d Decision, notes []string) Answer {
 			return jsonWire{block: blockObject("deny"), message: true}.respond(d, notes)

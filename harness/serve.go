@@ -128,7 +128,7 @@ func checkOptions(o Options) []string {
 	problems := append([]string(nil), o.Problems...)
 	switch {
 	case o.Harness == "" && len(problems) == 0:
-		problems = append(problems, "no harness named (want one of "+nameList()+" or auto)")
+		problems = append(problems, "no harness named (want one of "+NameList()+" or auto)")
 	case o.Harness != "":
 		if _, err := ParseName(o.Harness); err != nil {
 			problems = append(problems, err.Error())

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -122,7 +123,37 @@ type Spec struct {
 	DefaultBudget time.Duration
 	// Needs says what the user still has to do after vbd install.
 	Needs string
+	trustFacts
 	protocol
+}
+
+// trustFacts are what vbd knows about a harness's trust in vbd's hooks and
+// about its own cap: what vbd install and vbd doctor say. Unset fields
+// mean the harness has nothing of the kind.
+type trustFacts struct {
+	// trust reports whether the harness would run vbd's project hooks in
+	// o.Root; nil when it runs them without a trust step.
+	trust func(ctx context.Context, o TrustOptions) Trust
+	// trustSteps are the lines vbd install prints for root: what the user
+	// must do, truthfully, before the harness runs vbd's hooks.
+	trustSteps func(root string) []string
+	// reinstall is what a reinstall that changed vbd's hook command or
+	// timeout costs in this harness; empty when its trust does not depend
+	// on the command.
+	reinstall string
+	// ownCap is what the harness does about a gate that blocks every stop
+	// (vbd's cap off, --max-blocks 0).
+	ownCap ownCap
+}
+
+// ownCap is a harness's own answer to a stop hook that always blocks.
+type ownCap struct {
+	// note is what vbd install says with --max-blocks 0, for a harness
+	// with a cap of its own.
+	note string
+	// loops, for a harness without one, is how many stops it made in 90 s
+	// with vbd's cap off (measured): vbd install warns.
+	loops int
 }
 
 // unknownSpec answers for a harness vbd could not name: Claude-style
@@ -153,10 +184,11 @@ func ParseName(s string) (Name, error) {
 	if _, ok := Lookup(n); ok {
 		return n, nil
 	}
-	return Unknown, fmt.Errorf("unknown harness %q: use one of %s or auto", s, nameList())
+	return Unknown, fmt.Errorf("unknown harness %q: use one of %s or auto", s, NameList())
 }
 
-func nameList() string {
+// NameList is Names for a sentence: "claude, codex, …".
+func NameList() string {
 	parts := make([]string, 0, len(Names))
 	for _, n := range Names {
 		parts = append(parts, string(n))

@@ -116,10 +116,10 @@ func reinstallTiming(explicit time.Duration, in Installed, found bool, measure f
 }
 
 // CommandChange tells the user that a reinstall changed vbd's hook, and
-// what that costs in harness n: Codex no longer runs a hook whose command
-// or timeout changed until it is trusted again. It is empty when nothing
-// changed or nothing was installed before.
-func CommandChange(n Name, before Installed, found bool, command string, timeout time.Duration) string {
+// what that costs in the harness (its reinstall fact): Codex no longer
+// runs a hook whose command or timeout changed until it is trusted again.
+// It is empty when nothing changed or nothing was installed before.
+func (s Spec) CommandChange(before Installed, found bool, command string, timeout time.Duration) string {
 	if !found {
 		return ""
 	}
@@ -132,15 +132,8 @@ func CommandChange(n Name, before Installed, found bool, command string, timeout
 	if !cmdChanged {
 		what = fmt.Sprintf("the hook's timeout changed (was %s, now %s)", secs(before.Timeout), secs(timeout))
 	}
-	switch n {
-	case Codex:
-		return "vbd: " + what + ". Codex trusts a hook by the hash of its command and timeout, so it will NOT run vbd's hook " +
-			"until you trust it again: run codex, open /hooks and trust vbd's hook. Until then the gate is off."
-	case Gemini:
-		return "vbd: " + what + ". Gemini CLI fingerprints project hooks and treats a changed one as new: it warns about it on its next run."
-	case Claude, Copilot, Cursor, Devin, OpenHands, Auto, Unknown:
-		// These do not tie their trust to the hook's command: the plain
-		// notice below is all there is to say.
+	if s.reinstall != "" {
+		return "vbd: " + what + ". " + s.reinstall
 	}
 	return "vbd: " + what + "."
 }
@@ -148,56 +141,26 @@ func CommandChange(n Name, before Installed, found bool, command string, timeout
 // TrustSteps are the lines vbd install prints for a harness that runs
 // project hooks only once trusted: what the user must do, truthfully,
 // for root. Empty for harnesses without a trust step.
-func TrustSteps(n Name, root string) []string {
-	switch n {
-	case Codex:
-		return []string{
-			"Codex runs this hook only after two trust steps; until both are done it runs no hook and says nothing (the gate is off):",
-			fmt.Sprintf("  1. trust the project: run codex in %s and trust it, or add [projects.%q] trust_level = \"trusted\" to ~/.codex/config.toml (`codex exec --trust` trusts it for one run);", root, root),
-			"  2. trust vbd's hook: run codex, open /hooks and trust vbd's Stop hook. Do it again after any reinstall that changes the hook's command or timeout.",
-			"`vbd doctor` checks both.",
-		}
-	case Gemini:
-		return []string{
-			"Gemini CLI runs project hooks only in a trusted folder. In an untrusted folder `gemini -p` exits 55, and `--skip-trust` runs with no project hooks at all (the gate is off).",
-			fmt.Sprintf("Trust the folder: run gemini in %s and accept, or add {%q: \"TRUST_FOLDER\"} to ~/.gemini/trustedFolders.json, or set GEMINI_CLI_TRUST_WORKSPACE=true where gemini runs.", root, root),
-			"`vbd doctor` checks it.",
-		}
-	case Copilot:
-		return []string{
-			"Copilot CLI loads .github/hooks only in a trusted folder; otherwise `copilot -p` skips them and says nothing (the gate is off).",
-			fmt.Sprintf("Trust %s when copilot asks (it is saved in trustedFolders in ~/.copilot/config.json), or run copilot with --trust-folder, COPILOT_ALLOW_ALL=true or GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true.", root),
-			"`vbd doctor` checks it.",
-		}
-	case Claude, Cursor, Devin, OpenHands, Auto, Unknown:
-		// These run project hooks without a trust step.
+func (s Spec) TrustSteps(root string) []string {
+	if s.trustSteps == nil {
+		return nil
 	}
-	return nil
+	return s.trustSteps(root)
 }
 
-// MaxBlocksWarning is what vbd install says about --max-blocks 0 for
-// harness n: Codex and Gemini CLI have no cap of their own, and looped 244
-// and 217 times in 90 s with vbd's cap off. Empty when there is nothing to
-// say.
-func MaxBlocksWarning(n Name, maxBlocks int) string {
-	if maxBlocks != 0 {
+// MaxBlocksWarning is what vbd install says about --max-blocks 0: a
+// warning for a harness with no cap of its own (Codex and Gemini CLI
+// looped 244 and 217 times in 90 s with vbd's cap off), a note on what the
+// harness's own cap does otherwise. Empty when there is nothing to say.
+func (s Spec) MaxBlocksWarning(maxBlocks int) string {
+	switch {
+	case maxBlocks != 0:
 		return ""
-	}
-	switch n {
-	case Codex, Gemini:
-		loops := map[Name]int{Codex: 244, Gemini: 217}[n]
+	case s.ownCap.loops > 0:
 		return fmt.Sprintf("warning: --max-blocks 0 turns vbd's cap off, and %s has no cap of its own: on a check that keeps failing, the agent tries to stop again and again until you interrupt it "+
-			"(measured: %d stops in 90 s). Keep the default (%d) unless someone watches every session.", specOf(n).Title, loops, DefaultMaxBlocks)
-	case Claude:
-		return "note: with --max-blocks 0, Claude Code's own cap ends the turn after 8 consecutive blocks (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), without vbd's NOT verified message."
-	case Copilot:
-		return "note: with --max-blocks 0, Copilot CLI's own cap ends the turn after 8 consecutive blocks, without vbd's NOT verified message."
-	case Cursor:
-		return "note: with --max-blocks 0, Cursor's loop_limit (default 5) ends the follow-ups, without vbd's NOT verified message."
-	case Devin, OpenHands, Auto, Unknown:
-		// Nothing measured about their behaviour without vbd's cap.
+			"(measured: %d stops in 90 s). Keep the default (%d) unless someone watches every session.", s.Title, s.ownCap.loops, DefaultMaxBlocks)
 	}
-	return ""
+	return s.ownCap.note
 }
 
 // firstStop is the first event of spec that ends a turn (not a session

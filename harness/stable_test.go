@@ -116,7 +116,7 @@ func TestFindInstalledRoundTrip(t *testing.T) {
 			if again := HookCommand("/opt/vbd", n, kept.Budget, false, 3); again != cmd || kept.Timeout != hook.Timeout {
 				t.Errorf("kept timing writes %q/%s; want %q/%s", again, kept.Timeout, cmd, hook.Timeout)
 			}
-			if msg := CommandChange(n, in, true, cmd, kept.Timeout); msg != "" {
+			if msg := spec.CommandChange(in, true, cmd, kept.Timeout); msg != "" {
 				t.Errorf("CommandChange for an unchanged hook = %q; want nothing", msg)
 			}
 		})
@@ -142,7 +142,7 @@ func TestCommandChange(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := CommandChange(tc.n, before, tc.found, tc.cmd, tc.timeout)
+			got := specOf(tc.n).CommandChange(before, tc.found, tc.cmd, tc.timeout)
 			if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 				t.Errorf("CommandChange = %q; want %q", got, tc.want)
 			}
@@ -154,47 +154,40 @@ func TestCommandChange(t *testing.T) {
 }
 
 func TestInstallMessages(t *testing.T) {
+	// What each harness's trust steps must say; a harness not listed has
+	// no trust step.
+	steps := map[Name][]string{
+		Codex:   {`[projects."/w/repo"] trust_level = "trusted"`, "open /hooks", "again after any reinstall", "the gate is off"},
+		Gemini:  {"exits 55", "--skip-trust", "trustedFolders.json", "GEMINI_CLI_TRUST_WORKSPACE=true", `"/w/repo": "TRUST_FOLDER"`},
+		Copilot: {"trustedFolders", "--trust-folder", "COPILOT_ALLOW_ALL=true", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true", "says nothing"},
+	}
+	// The harnesses with no cap of their own, and the stops they made in
+	// 90 s with vbd's cap off.
+	noCap := map[Name]string{Codex: "244", Gemini: "217"}
 	for _, n := range Names {
-		steps := strings.Join(TrustSteps(n, "/w/repo"), "\n")
-		switch n {
-		case Codex:
-			for _, want := range []string{`[projects."/w/repo"] trust_level = "trusted"`, "open /hooks", "again after any reinstall", "the gate is off"} {
-				if !strings.Contains(steps, want) {
-					t.Errorf("Codex trust steps lack %q:\n%s", want, steps)
-				}
+		spec := specOf(n)
+		got := strings.Join(spec.TrustSteps("/w/repo"), "\n")
+		if (got != "") != (len(steps[n]) > 0) {
+			t.Errorf("%s trust steps = %q; want %q", n, got, steps[n])
+		}
+		for _, want := range steps[n] {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s trust steps lack %q:\n%s", n, want, got)
 			}
-		case Gemini:
-			for _, want := range []string{"exits 55", "--skip-trust", "trustedFolders.json", "GEMINI_CLI_TRUST_WORKSPACE=true", `"/w/repo": "TRUST_FOLDER"`} {
-				if !strings.Contains(steps, want) {
-					t.Errorf("Gemini trust steps lack %q:\n%s", want, steps)
-				}
-			}
-		case Copilot:
-			for _, want := range []string{"trustedFolders", "--trust-folder", "COPILOT_ALLOW_ALL=true", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true", "says nothing"} {
-				if !strings.Contains(steps, want) {
-					t.Errorf("Copilot trust steps lack %q:\n%s", want, steps)
-				}
-			}
-		case Claude, Cursor, Devin, OpenHands, Auto, Unknown:
-			if steps != "" {
-				t.Errorf("%s has no trust step, got %q", n, steps)
-			}
+		}
+		if (spec.trust != nil) != (len(steps[n]) > 0) {
+			t.Errorf("%s: a trust check without trust steps, or steps without a check", n)
 		}
 
-		w := MaxBlocksWarning(n, 0)
-		switch n {
-		case Codex, Gemini:
-			if !strings.HasPrefix(w, "warning: --max-blocks 0") || !strings.Contains(w, "no cap of its own") {
-				t.Errorf("%s --max-blocks 0 warning = %q", n, w)
-			}
-		case Claude, Copilot, Cursor, Devin, OpenHands, Auto, Unknown:
-			// Their notes, if any, are free-form.
+		w := spec.MaxBlocksWarning(0)
+		if loops, ok := noCap[n]; ok && (!strings.HasPrefix(w, "warning: --max-blocks 0") || !strings.Contains(w, "no cap of its own") || !strings.Contains(w, loops)) {
+			t.Errorf("%s --max-blocks 0 warning = %q; want no cap of its own, %s stops", n, w, loops)
 		}
-		if MaxBlocksWarning(n, 3) != "" {
+		if _, ok := noCap[n]; !ok && strings.Contains(w, "no cap of its own") {
+			t.Errorf("%s has a cap of its own, but vbd install warns %q", n, w)
+		}
+		if spec.MaxBlocksWarning(3) != "" {
 			t.Errorf("%s warns about --max-blocks 3", n)
 		}
-	}
-	if !strings.Contains(MaxBlocksWarning(Codex, 0), "244") || !strings.Contains(MaxBlocksWarning(Gemini, 0), "217") {
-		t.Error("the warnings lost the measured loop counts")
 	}
 }

@@ -93,17 +93,11 @@ func (o TrustOptions) env(k string) string {
 // CheckTrust reports whether harness n would run vbd's hooks in o.Root.
 // Harnesses without a trust step answer TrustNotNeeded.
 func CheckTrust(ctx context.Context, n Name, o TrustOptions) Trust {
-	switch n {
-	case Codex:
-		return CodexTrust(ctx, o)
-	case Gemini:
-		return GeminiTrust(o)
-	case Copilot:
-		return CopilotTrust(o)
-	case Claude, Cursor, Devin, OpenHands, Auto, Unknown:
-		// No trust step: answered below.
+	spec := specOf(n)
+	if spec.trust != nil {
+		return spec.trust(ctx, o)
 	}
-	return Trust{Harness: n, State: TrustNotNeeded, Message: specOf(n).Title + " runs project hooks without a trust step"}
+	return Trust{Harness: n, State: TrustNotNeeded, Message: spec.Title + " runs project hooks without a trust step"}
 }
 
 // Messages of a gate that is installed but off.

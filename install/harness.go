@@ -73,14 +73,14 @@ func harnessHook(ctx context.Context, o Options) error {
 	if o.MaxBlocks > 0 {
 		fmt.Fprintf(w, "After %d blocks in a row, vbd lets the stop through and tells you the work is not verified.\n", o.MaxBlocks)
 	}
-	if m := harness.CommandChange(spec.Name, before, found, hook.Command, hook.Timeout); m != "" {
+	if m := spec.CommandChange(before, found, hook.Command, hook.Timeout); m != "" {
 		fmt.Fprintln(w, m)
 	}
 	fmt.Fprintf(w, "Still to do: %s\n", spec.Needs)
-	for _, l := range harness.TrustSteps(spec.Name, repo.Root) {
+	for _, l := range spec.TrustSteps(repo.Root) {
 		fmt.Fprintln(w, l)
 	}
-	if m := harness.MaxBlocksWarning(spec.Name, o.MaxBlocks); m != "" {
+	if m := spec.MaxBlocksWarning(o.MaxBlocks); m != "" {
 		fmt.Fprintln(o.Notes, m)
 	}
 	if tr := harness.CheckTrust(ctx, spec.Name, harness.TrustOptionsFor(repo.Root)); tr.GateOff() {

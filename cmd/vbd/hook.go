@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/vbd-dev/vbd/harness"
+	"github.com/vbd-dev/vbd/install"
 	"github.com/vbd-dev/vbd/internal/exitcode"
 )
 
@@ -49,22 +50,36 @@ func hookEnv(e env) harness.Env {
 	return harness.Env{Stdin: e.stdin, StdinIsTerminal: isTerminal(e.stdin), Stdout: e.stdout, Stderr: e.stderr, Environ: os.Environ()}
 }
 
-// hookParserOption gives kong the harness names (harness.Names, through
-// kong.Vars) and a help printer that answers `vbd hook --help` in the
-// harness's protocol instead of printing help on stdout.
+// hookParserOption gives kong the harness names and a help printer that
+// answers `vbd hook --help` in the harness's protocol instead of printing
+// help on stdout.
 func hookParserOption() kong.Option {
-	names := make([]string, 0, len(harness.Names)+1)
-	for _, n := range harness.Names {
-		names = append(names, string(n))
-	}
-	names = append(names, string(harness.Auto))
 	return kong.OptionFunc(func(k *kong.Kong) error {
-		vars := kong.Vars{"hook_harnesses": strings.Join(names, ","), "hook_max_blocks": strconv.Itoa(harness.DefaultMaxBlocks)}
-		if err := vars.Apply(k); err != nil {
+		if err := harnessVars().Apply(k); err != nil {
 			return err
 		}
 		return kong.Help(hookAwareHelp).Apply(k)
 	})
+}
+
+// harnessVars are every list of harness names the grammar holds (enums
+// and help), all from harness.Names: a new harness is one row there, not
+// an edit here.
+//   - harnesses: "claude, codex, …" for help text;
+//   - hook_harnesses: vbd hook's enum, with auto;
+//   - install_targets: vbd install's enum, with git.
+func harnessVars() kong.Vars {
+	names := make([]string, 0, len(harness.Names))
+	for _, n := range harness.Names {
+		names = append(names, string(n))
+	}
+	enum := strings.Join(names, ",")
+	return kong.Vars{
+		"harnesses":       strings.Join(names, ", "),
+		"hook_harnesses":  enum + "," + string(harness.Auto),
+		"install_targets": enum + "," + install.Git,
+		"hook_max_blocks": strconv.Itoa(harness.DefaultMaxBlocks),
+	}
 }
 
 // hookHelpError is --help asked of `vbd hook`, carrying its help text.

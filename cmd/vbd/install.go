@@ -10,7 +10,7 @@ import (
 
 // installCmd wires vbd into a harness's hook config or into git.
 type installCmd struct {
-	Target string `arg:"" enum:"claude,codex,gemini,cursor,copilot,openhands,devin,git" help:"claude, codex, gemini, cursor, copilot, openhands, devin or git."`
+	Target string `arg:"" enum:"${install_targets}" help:"${harnesses} or git."`
 	Quick  bool   `help:"Install the gate in quick mode (cheap checks only)."`
 	Budget string `placeholder:"DUR" help:"Budget the installed hook passes to vbd (default: chosen from the suite's measured time)."`
 	// Harness hooks only.
@@ -31,7 +31,7 @@ func (i *installCmd) Run(ctx context.Context, g *Globals, e env) error {
 
 // uninstallCmd removes vbd's wiring, restoring what was there before.
 type uninstallCmd struct {
-	Target string `arg:"" enum:"claude,codex,gemini,cursor,copilot,openhands,devin,git" help:"claude, codex, gemini, cursor, copilot, openhands, devin or git."`
+	Target string `arg:"" enum:"${install_targets}" help:"${harnesses} or git."`
 }
 
 func (u *uninstallCmd) Run(ctx context.Context, g *Globals, e env) error {

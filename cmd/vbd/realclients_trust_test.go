@@ -169,7 +169,7 @@ func testCodexAppServerTrust(t *testing.T, bins, vbd string) {
 	install("21s")
 	check("reinstall, another budget", harness.Untrusted, "changed since it was trusted")
 	after, _ := harness.FindInstalled(r.repo, spec, vbd)
-	if msg := harness.CommandChange(harness.Codex, before, found, after.Command, after.Timeout); !strings.Contains(msg, "open /hooks") {
+	if msg := spec.CommandChange(before, found, after.Command, after.Timeout); !strings.Contains(msg, "open /hooks") {
 		t.Errorf("CommandChange after the budget changed = %q; want the trust-again step", msg)
 	}
 }
