@@ -26,7 +26,10 @@ var claudeSpec = Spec{
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
 	Needs: "Claude Code reads hooks when a session starts: restart it, or review them with /hooks.",
 	trustFacts: trustFacts{
-		ownCap: ownCap{note: "note: with --max-blocks 0, Claude Code's own cap ends the turn after 8 consecutive blocks (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP), without vbd's NOT verified message."},
+		// Measured with --max-blocks 0: 9 block receipts, then "A hook
+		// blocked the turn from ending 9 consecutive times—overriding and
+		// ending turn" (docs/harness-contracts.md §14).
+		ownCap: ownCap{honours: 8, setting: "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8; measured"},
 	},
 	protocol: protocol{
 		respond:   respondClaude,

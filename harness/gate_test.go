@@ -74,6 +74,13 @@ var harnessCases = []harnessCase{
 	{"copilot-stop", Copilot, "Stop"},
 	{"openhands-stop", OpenHands, "Stop"},
 	{"devin-stop", Devin, "Stop"},
+	{"qwen-stop", Qwen, "Stop"},
+	{"qwen-subagentstop", Qwen, "SubagentStop"},
+	{"goose-stop", Goose, "Stop"},
+	{"droid-stop", Droid, "Stop"},
+	{"droid-subagentstop", Droid, "SubagentStop"},
+	{"codebuddy-stop", CodeBuddy, "Stop"},
+	{"qoder-stop", Qoder, "Stop"},
 }
 
 // scenario is what the fake verification does, and the flags.

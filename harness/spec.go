@@ -12,7 +12,10 @@ import (
 // specs is the harness table, in display order: one row per harness. A
 // harness's facts and protocol live in its own file (claude.go, ...);
 // adding a harness is that file plus a row here (see AGENTS.md).
-var specs = []Spec{claudeSpec, codexSpec, geminiSpec, cursorSpec, copilotSpec, openHandsSpec, devinSpec}
+var specs = []Spec{
+	claudeSpec, codexSpec, geminiSpec, cursorSpec, copilotSpec, openHandsSpec, devinSpec,
+	qwenSpec, gooseSpec, droidSpec, codeBuddySpec, qoderSpec,
+}
 
 // Names lists the harnesses that can be installed, in display order.
 var Names = namesOf(specs)
@@ -148,8 +151,14 @@ type trustFacts struct {
 
 // ownCap is a harness's own answer to a stop hook that always blocks.
 type ownCap struct {
-	// note is what vbd install says with --max-blocks 0, for a harness
-	// with a cap of its own.
+	// honours is how many consecutive stop blocks the harness honours
+	// before it overrides the next one and ends the turn itself, without
+	// vbd's NOT verified message; 0 when not known. setting names its
+	// knob, and where the number comes from.
+	honours int
+	setting string
+	// note is what vbd install says with --max-blocks 0 about a cap of the
+	// harness's own that honours cannot describe.
 	note string
 	// loops, for a harness without one, is how many stops it made in 90 s
 	// with vbd's cap off (measured): vbd install warns.

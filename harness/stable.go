@@ -148,19 +148,44 @@ func (s Spec) TrustSteps(root string) []string {
 	return s.trustSteps(root)
 }
 
-// MaxBlocksWarning is what vbd install says about --max-blocks 0: a
+// MaxBlocksWarning is what vbd install says about --max-blocks: with 0, a
 // warning for a harness with no cap of its own (Codex and Gemini CLI
 // looped 244 and 217 times in 90 s with vbd's cap off), a note on what the
-// harness's own cap does otherwise. Empty when there is nothing to say.
+// harness's own cap does otherwise; with a cap above what the harness
+// honours, that the harness's cap ends the loop first. Empty when there is
+// nothing to say.
 func (s Spec) MaxBlocksWarning(maxBlocks int) string {
+	c := s.ownCap
 	switch {
+	case maxBlocks > 0 && c.honours > 0 && maxBlocks > c.honours:
+		return fmt.Sprintf("note: --max-blocks %d is more than %s honours: it honours %d consecutive Stop blocks and overrides the %s (%s), ending the turn without vbd's NOT verified message. "+
+			"Keep --max-blocks at %d or less, so that vbd's cap comes first.", maxBlocks, s.Title, c.honours, ordinal(c.honours+1), c.setting, c.honours)
 	case maxBlocks != 0:
 		return ""
-	case s.ownCap.loops > 0:
+	case c.loops > 0:
 		return fmt.Sprintf("warning: --max-blocks 0 turns vbd's cap off, and %s has no cap of its own: on a check that keeps failing, the agent tries to stop again and again until you interrupt it "+
-			"(measured: %d stops in 90 s). Keep the default (%d) unless someone watches every session.", s.Title, s.ownCap.loops, DefaultMaxBlocks)
+			"(measured: %d stops in 90 s). Keep the default (%d) unless someone watches every session.", s.Title, c.loops, DefaultMaxBlocks)
+	case c.honours > 0:
+		return fmt.Sprintf("note: with --max-blocks 0, %s honours %d consecutive Stop blocks and overrides the %s (%s), ending the turn without vbd's NOT verified message.",
+			s.Title, c.honours, ordinal(c.honours+1), c.setting)
 	}
-	return s.ownCap.note
+	return c.note
+}
+
+// ordinal writes n as 1st, 2nd, 3rd, 4th, ...
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
 }
 
 // firstStop is the first event of spec that ends a turn (not a session

@@ -157,9 +157,10 @@ func TestInstallMessages(t *testing.T) {
 	// What each harness's trust steps must say; a harness not listed has
 	// no trust step.
 	steps := map[Name][]string{
-		Codex:   {`[projects."/w/repo"] trust_level = "trusted"`, "open /hooks", "again after any reinstall", "the gate is off"},
-		Gemini:  {"exits 55", "--skip-trust", "trustedFolders.json", "GEMINI_CLI_TRUST_WORKSPACE=true", `"/w/repo": "TRUST_FOLDER"`},
-		Copilot: {"trustedFolders", "--trust-folder", "COPILOT_ALLOW_ALL=true", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true", "says nothing"},
+		Codex:     {`[projects."/w/repo"] trust_level = "trusted"`, "open /hooks", "again after any reinstall", "the gate is off"},
+		Gemini:    {"exits 55", "--skip-trust", "trustedFolders.json", "GEMINI_CLI_TRUST_WORKSPACE=true", `"/w/repo": "TRUST_FOLDER"`},
+		Copilot:   {"trustedFolders", "--trust-folder", "COPILOT_ALLOW_ALL=true", "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true", "says nothing"},
+		CodeBuddy: {"open /hooks", "approve vbd's Stop", "the gate is off"},
 	}
 	// The harnesses with no cap of their own, and the stops they made in
 	// 90 s with vbd's cap off.
