@@ -6,10 +6,13 @@ package install
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/harness"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 )
 
 // Git is the target that wires git's hooks; every other target is a harness.
@@ -26,6 +29,9 @@ type Options struct {
 	Budget string
 	// MaxBlocks is the harness hook's block cap.
 	MaxBlocks int
+	// StopGate is true when the command line asked for a stop gate
+	// (--max-blocks), which a harness that cannot refuse a stop refuses.
+	StopGate bool
 	// Measured, when set, is the suite time to size the hook from.
 	Measured time.Duration
 	// Environ is the environment a measuring run's checks start from.
@@ -41,7 +47,27 @@ func Install(ctx context.Context, o Options) error {
 	if o.Target == Git {
 		return git(ctx, o)
 	}
+	if b, ok := harness.LookupBystander(harness.Name(o.Target)); ok {
+		return bystander(ctx, o, b)
+	}
 	return harnessHook(ctx, o)
+}
+
+// bystander is vbd install for a harness that cannot refuse a stop: it
+// says so plainly and installs the git gate, which holds whatever the
+// agent does. Asked for a stop gate (--max-blocks), it refuses and changes
+// nothing.
+func bystander(ctx context.Context, o Options, b harness.Bystander) error {
+	if o.StopGate {
+		return exitcode.Usagef("%s cannot refuse a stop (%s), so there is no stop gate for --max-blocks to cap; vbd changed nothing. "+
+			"`vbd install %s` without --max-blocks installs the git gate, which does hold", b.Title, b.Why, b.Name)
+	}
+	fmt.Fprintf(o.Out, "vbd: %s cannot refuse a stop: %s. vbd cannot keep its agent from stopping unverified, so it installs no stop hook there.\n", b.Title, b.Why)
+	if b.Instead != "" {
+		fmt.Fprintf(o.Out, "  (%s)\n", b.Instead)
+	}
+	fmt.Fprintf(o.Out, "vbd installs what does help: the git gate, so that no commit, the agent's or yours, is made unverified.\n")
+	return git(ctx, o)
 }
 
 // Uninstall removes vbd's wiring from o.Target, restoring what was there.

@@ -65,20 +65,28 @@ func hookParserOption() kong.Option {
 // harnessVars are every list of harness names the grammar holds (enums
 // and help), all from harness.Names: a new harness is one row there, not
 // an edit here.
-//   - harnesses: "claude, codex, …" for help text;
+//   - harnesses: "claude, codex, …" for help text, and bystanders, the
+//     harnesses that cannot refuse a stop (harness.BystanderNames);
 //   - hook_harnesses: vbd hook's enum, with auto;
-//   - install_targets: vbd install's enum, with git.
+//   - install_targets: vbd install's enum, with git and the bystanders;
+//   - uninstall_targets: vbd uninstall's, with git.
 func harnessVars() kong.Vars {
-	names := make([]string, 0, len(harness.Names))
-	for _, n := range harness.Names {
-		names = append(names, string(n))
+	names := func(list []harness.Name) []string {
+		out := make([]string, 0, len(list))
+		for _, n := range list {
+			out = append(out, string(n))
+		}
+		return out
 	}
-	enum := strings.Join(names, ",")
+	refusers, bystanders := names(harness.Names), names(harness.BystanderNames)
+	enum := strings.Join(refusers, ",")
 	return kong.Vars{
-		"harnesses":       strings.Join(names, ", "),
-		"hook_harnesses":  enum + "," + string(harness.Auto),
-		"install_targets": enum + "," + install.Git,
-		"hook_max_blocks": strconv.Itoa(harness.DefaultMaxBlocks),
+		"harnesses":         strings.Join(refusers, ", "),
+		"bystanders":        strings.Join(bystanders, ", "),
+		"hook_harnesses":    enum + "," + string(harness.Auto),
+		"install_targets":   enum + "," + install.Git + "," + strings.Join(bystanders, ","),
+		"uninstall_targets": enum + "," + install.Git,
+		"hook_max_blocks":   strconv.Itoa(harness.DefaultMaxBlocks),
 	}
 }
 
