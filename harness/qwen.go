@@ -23,8 +23,10 @@ var qwenSpec = Spec{
 		"If you turned folder trust on (security.folderTrust.enabled), trust this folder.",
 	trustFacts: trustFacts{
 		// Its cap (stopHookBlockingCap, default 8) counts the block
-		// that reaches it: the 8th is overridden. Read from its source.
-		ownCap: ownCap{honours: 7, setting: "stopHookBlockingCap or QWEN_CODE_STOP_HOOK_BLOCK_CAP, default 8; read from its source"},
+		// that reaches it. Measured with --max-blocks 0 (0.24.4): 8 block
+		// receipts, then "Stop hook blocked continuation 8 consecutive
+		// times; overriding and ending the turn."
+		ownCap: ownCap{honours: 7, setting: "stopHookBlockingCap or QWEN_CODE_STOP_HOOK_BLOCK_CAP, default 8; measured"},
 	},
 	protocol: protocol{
 		respond: func(_ string, d Decision, notes []string) Answer {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real agent clients that the realclients tests drive (Claude
-# Code, Codex, Gemini CLI, GitHub Copilot CLI) from npm into a cache outside
+# Code, Codex, Gemini CLI, GitHub Copilot CLI, Qwen Code) from npm into a cache outside
 # the repository, at pinned versions. Idempotent: a cache that already holds
 # these versions is left alone. Prints the bin directory to put on PATH.
 #
@@ -15,6 +15,7 @@ pkgs=(
 	"@openai/codex@0.169.0"
 	"@google/gemini-cli@0.61.0"
 	"@github/copilot@1.0.102"
+	"@qwen-code/qwen-code@0.24.4"
 )
 stamp="$dir/.installed"
 want="$(printf '%s\n' "${pkgs[@]}")"
@@ -32,7 +33,8 @@ fi
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] &&
 	[ -x "$dir/node_modules/.bin/claude" ] && [ -x "$dir/node_modules/.bin/codex" ] &&
-	[ -x "$dir/node_modules/.bin/gemini" ] && [ -x "$dir/node_modules/.bin/copilot" ]; then
+	[ -x "$dir/node_modules/.bin/gemini" ] && [ -x "$dir/node_modules/.bin/copilot" ] &&
+	[ -x "$dir/node_modules/.bin/qwen" ]; then
 	echo "$dir/node_modules/.bin"
 	exit 0
 fi

@@ -103,6 +103,20 @@ func setupCopilot(t *testing.T, r *clientRun) ([]string, []string) {
 		"--log-level", "debug", "--log-dir", filepath.Join(r.home, "copilot-logs")}, env
 }
 
+// setupQwen: OpenAI-compatible auth at the fake model (its chat
+// completions), chosen in ~/.qwen/settings.json. No trust step (folder
+// trust is off by default). The fake model changes nothing and claims the
+// work done, so the SessionStart baseline does not let the stop through.
+// Managed auto-memory is off: its background extraction is one more chat
+// completion after the turn, which the fake model would count as a stop.
+func setupQwen(t *testing.T, r *clientRun) ([]string, []string) {
+	writeFile(t, filepath.Join(r.home, ".qwen", "settings.json"),
+		`{"security":{"auth":{"selectedType":"openai"}},"memory":{"enableManagedAutoMemory":false,"enableManagedAutoDream":false}}`)
+	env := []string{"OPENAI_API_KEY=sk-fake", "OPENAI_BASE_URL=" + r.model.url + "/v1", "OPENAI_MODEL=fake-model",
+		"QWEN_CODE_SUPPRESS_YOLO_WARNING=1"}
+	return []string{"-p", prompt, "--approval-mode", "yolo"}, env
+}
+
 func envGetter(env []string) func(string) string {
 	return func(k string) string {
 		for i := len(env) - 1; i >= 0; i-- {

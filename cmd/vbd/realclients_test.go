@@ -1,9 +1,9 @@
 //go:build realclients
 
-// The real agent clients against the gate: Claude Code, Codex, Gemini CLI
-// and GitHub Copilot CLI, each run once, non-interactively, in a fixture
-// repository wired with `vbd install <harness>`, against a fake model on
-// 127.0.0.1 (realclients_server_test.go). scripts/clients.sh installs the
+// The real agent clients against the gate: Claude Code, Codex, Gemini CLI,
+// GitHub Copilot CLI and Qwen Code, each run once, non-interactively, in a
+// fixture repository wired with `vbd install <harness>`, against a fake
+// model on 127.0.0.1 (realclients_server_test.go). scripts/clients.sh installs the
 // clients; without them (or npm) every test skips and says why.
 //
 //	bash scripts/clients.sh && go test -tags realclients -count=1 ./cmd/vbd -run TestRealClients
@@ -72,6 +72,7 @@ func realClients() []realClient {
 		{harness: "codex", bin: "codex", setup: setupCodex},
 		{harness: "gemini", bin: "gemini", setup: setupGemini},
 		{harness: "copilot", bin: "copilot", setup: setupCopilot},
+		{harness: "qwen", bin: "qwen", setup: setupQwen},
 	}
 }
 
