@@ -35,13 +35,5 @@ var codeBuddySpec = Spec{
 		},
 		reinstall: "CodeBuddy Code applies a changed hook only once it is reviewed in its /hooks panel: open /hooks and approve vbd's hooks again.",
 	},
-	protocol: protocol{
-		respond: func(_ string, d Decision, notes []string) Answer {
-			return jsonWire{block: blockObject("block")}.respond(d, notes)
-		},
-		interpret: interpretClaudeLike(false),
-		sniffRank: 100, // no stdin rule of its own: Claude-compatible
-		synthetic: claudeLikeStop,
-		claimKeys: []string{"last_assistant_message"},
-	},
+	protocol: claudeCompatible(),
 }

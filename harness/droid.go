@@ -17,22 +17,20 @@ var droidSpec = Spec{
 	Events:     []Event{{Name: "Stop"}, {Name: "SubagentStop"}},
 	shape:      groupShape, wrapped: true, TimeoutUnit: time.Second,
 	DefaultTimeout: 60 * time.Second, DefaultBudget: 50 * time.Second,
-	Needs: "Droid reads hooks when a session starts: start a new one, and check /hooks lists vbd's Stop hook.",
-	protocol: protocol{
-		respond: func(_ string, d Decision, notes []string) Answer {
-			return jsonWire{block: blockObject("block")}.respond(d, notes)
-		},
-		interpret: interpretClaudeLike(false),
-		sniffRank: 100, // no stdin rule of its own: Claude-compatible
-		sniffEnv:  func(getenv func(string) string) bool { return getenv("FACTORY_PROJECT_DIR") != "" },
-		// Its input keys may be camelCase.
-		normalize: func(in *Input, m map[string]any) {
-			if in.Event == "" {
-				in.Event = str(m, "hookEventName")
-			}
-		},
-		synthetic: claudeLikeStop,
-		env:       func(dir string) []string { return []string{"FACTORY_PROJECT_DIR=" + dir} },
-		claimKeys: []string{"last_assistant_message"},
-	},
+	Needs:    "Droid reads hooks when a session starts: start a new one, and check /hooks lists vbd's Stop hook.",
+	protocol: droidProtocol(),
+}
+
+// droidProtocol is Claude Code's, with Droid's environment, and its input
+// keys possibly camelCase.
+func droidProtocol() protocol {
+	p := claudeCompatible()
+	p.sniffEnv = func(getenv func(string) string) bool { return getenv("FACTORY_PROJECT_DIR") != "" }
+	p.env = func(dir string) []string { return []string{"FACTORY_PROJECT_DIR=" + dir} }
+	p.normalize = func(in *Input, m map[string]any) {
+		if in.Event == "" {
+			in.Event = str(m, "hookEventName")
+		}
+	}
+	return p
 }

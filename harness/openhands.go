@@ -24,6 +24,19 @@ var openHandsSpec = Spec{
 	},
 }
 
+// claudeCompatible is the protocol of a harness that copies Claude Code's
+// hook contract and has no stdin rule of its own (Qoder CLI, CodeBuddy
+// Code, Factory Droid): the JSON block (respond unset), read as Claude Code
+// reads it, the Claude-compatible stop payload.
+func claudeCompatible() protocol {
+	return protocol{
+		interpret: interpretClaudeLike(false),
+		sniffRank: 100,
+		synthetic: claudeLikeStop,
+		claimKeys: []string{"last_assistant_message"},
+	}
+}
+
 // claudeLikeStop is the Claude-compatible stop payload of the harnesses
 // whose own payload is unconfirmed.
 func claudeLikeStop(event, dir, session string) map[string]any {

@@ -16,14 +16,6 @@ var qoderSpec = Spec{
 	shape:  groupShape, wrapped: true, TimeoutUnit: time.Second,
 	// Its documentation has said both 60 s and 600 s: the lower one.
 	DefaultTimeout: 60 * time.Second, DefaultBudget: 50 * time.Second,
-	Needs: "Qoder CLI applies a changed config at once; check /hooks lists vbd's Stop hook.",
-	protocol: protocol{
-		respond: func(_ string, d Decision, notes []string) Answer {
-			return jsonWire{block: blockObject("block")}.respond(d, notes)
-		},
-		interpret: interpretClaudeLike(false),
-		sniffRank: 100, // no stdin rule of its own: Claude-compatible
-		synthetic: claudeLikeStop,
-		claimKeys: []string{"last_assistant_message"},
-	},
+	Needs:    "Qoder CLI applies a changed config at once; check /hooks lists vbd's Stop hook.",
+	protocol: claudeCompatible(),
 }
