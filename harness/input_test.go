@@ -118,6 +118,11 @@ func TestSniff(t *testing.T) {
 		{"6 claude subagent", `{"hook_event_name":"SubagentStop","permission_mode":"plan"}`, Claude},
 		{"6 claude task", `{"hook_event_name":"TaskCompleted","permission_mode":"default","task_id":"1"}`, Claude},
 		{"6 needs permission_mode", `{"hook_event_name":"Stop","session_id":"s"}`, Unknown},
+		{"qwen stop by crons", `{"hook_event_name":"Stop","permission_mode":"default","timestamp":"t","crons":[]}`, Qwen},
+		{"qwen subagent", `{"hook_event_name":"SubagentStop","permission_mode":"default","crons":[]}`, Qwen},
+		{"claude's session_crons is not qwen", `{"hook_event_name":"Stop","permission_mode":"default","session_crons":[]}`, Claude},
+		{"goose by event", `{"event":"Stop","session_id":"s","working_dir":"/r"}`, Goose},
+		{"event with hook_event_name is not goose", `{"event":"Stop","session_id":"s","hook_event_name":"Stop","permission_mode":"default"}`, Claude},
 		{"empty", `{}`, Unknown},
 	} {
 		m, err := ParseInput([]byte(tc.in))
@@ -154,6 +159,9 @@ func TestSniffEnv(t *testing.T) {
 		Devin:   env("DEVIN_PROJECT_DIR", "/r"),
 		Copilot: env("COPILOT_AGENT_PROMPT", "p"),
 		Unknown: env("CLAUDE_PROJECT_DIR", "/r"),
+		// Qwen Code sets Gemini's and Claude's variables too.
+		Qwen:  env("QWEN_PROJECT_DIR", "/r", "GEMINI_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"),
+		Droid: env("FACTORY_PROJECT_DIR", "/r"),
 	} {
 		if got := SniffEnv(e); got != want {
 			t.Errorf("SniffEnv = %q, want %q", got, want)
@@ -196,4 +204,43 @@ func FuzzParseInput(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInterpretGooseAndQwen pins the two contracts read from source
+// (goose's classify_output, Qwen Code's command hook runner) where they
+// differ from Claude Code's: goose blocks on a decision block whatever the
+// exit code and allows only a clean exit 0; Qwen Code reads stderr on exit
+// 2 and takes plain text there as a deny.
+func TestInterpretGooseAndQwen(t *testing.T) {
+	for _, tc := range []struct {
+		n              Name
+		stdout, stderr string
+		code           int
+		blocks         bool
+		reason         string
+	}{
+		{Goose, "", "", 0, false, ""},
+		{Goose, `{"decision":"allow"}`, "", 0, false, ""},
+		{Goose, `{"decision":"block","reason":"r"}`, "", 0, true, "r"},
+		{Goose, `{"decision":"block","reason":"r"}`, "", 1, true, "r"},
+		{Goose, `{"decision":"block"}`, "", 0, true, "denied by plugin hook"},
+		{Goose, "", "why", 2, true, "why"},
+		{Goose, "", "", 2, true, "denied by plugin hook"},
+		{Goose, `{"systemMessage":"m"}`, "", 0, false, ""},
+		{Goose, "", "", 1, false, ""},
+		{Qwen, "", "", 0, false, ""},
+		{Qwen, `{"decision":"block","reason":"r"}`, "", 0, true, "r"},
+		{Qwen, `{"decision":"deny","reason":"r"}`, "", 0, true, "r"},
+		{Qwen, "", "plain why", 2, true, "plain why"},
+		{Qwen, `{"decision":"block","reason":"ignored"}`, "plain", 2, true, "plain"},
+		{Qwen, "text", "", 0, false, "text"},
+		{Qwen, "", "text", 1, false, "text"},
+		{Qwen, `{"systemMessage":"m"}`, "", 0, false, "m"},
+	} {
+		r := Interpret(tc.n, "Stop", tc.stdout, tc.stderr, tc.code)
+		if r.Blocks != tc.blocks || r.Reason != tc.reason {
+			t.Errorf("%s reads exit %d, stdout %q, stderr %q as blocks=%v %q (%s); want blocks=%v %q",
+				tc.n, tc.code, tc.stdout, tc.stderr, r.Blocks, r.Reason, r.Why, tc.blocks, tc.reason)
+		}
+	}
 }
