@@ -41,7 +41,7 @@ func expectedDurations(stateDir string, runnable []detect.Check, jobs int, mode 
 	ids = ids[:min(len(ids), expectedLookback)]
 	var same, other []*receipt.Receipt
 	for _, id := range ids {
-		r, err := store.Load(id)
+		r, err := store.Peek(id) // a forged duration changes only the start order
 		if err != nil || r.ReusedFrom != nil {
 			continue
 		}

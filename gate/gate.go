@@ -243,11 +243,15 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	}
 	// tryReuse also takes the tree fingerprint the receipt records, so it
 	// runs with NoCache too; it honours NoCache itself.
-	if tryReuse(ctx, req, v, tree) {
+	reused, distrust := tryReuse(ctx, req, v, tree)
+	if reused {
 		return v, nil
 	}
 	if err := run(ctx, req, v, scoped); err != nil {
 		return nil, err
+	}
+	if distrust != "" {
+		v.Warnings = append(v.Warnings, distrust)
 	}
 	return v, nil
 }

@@ -21,20 +21,24 @@ import (
 // The fingerprint is kept in v.Stamp even when nothing is reused (and with
 // NoCache), so that the receipt records the tree the checks were started
 // on and a later run can reuse it.
-func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tree) bool {
+//
+// distrust is one line saying that receipts were passed over as not
+// trusted (store.go in receipt), "" when none was.
+func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tree) (reused bool, distrust string) {
 	stamp := takeStamp(ctx, v, tree)
 	v.Stamp = &stamp
 	if req.NoCache || stamp.Fingerprint == "" || !ReuseOn(v.Config) {
-		return false
+		return false, ""
 	}
 	now := req.now()
 	q := receipt.Query{Fingerprint: stamp.Fingerprint, Mode: receipt.ModeOf(req.Quick), Now: now}
 	if v.Config != nil {
 		q.MaxAge = v.Config.ReuseMaxAge
 	}
-	from, err := receipt.Open(v.StateDir).FindReusable(q)
+	store := receipt.Open(v.StateDir)
+	from, err := store.FindReusable(q)
 	if err != nil || from == nil {
-		return false
+		return false, store.Distrusted()
 	}
 	v.Outcomes = from.Outcomes()
 	v.Verdict = from.Verdict.Decision()
@@ -42,7 +46,10 @@ func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tre
 	v.Warnings = from.Warnings
 	v.Ended = now
 	v.Reused = &receipt.ReusedFrom{Receipt: from.ID, Fingerprint: from.Fingerprint, At: from.Started, Checks: from.Passed()}
-	return true
+	if d := store.Distrusted(); d != "" {
+		v.Warnings = append(v.Warnings, d)
+	}
+	return true, ""
 }
 
 // ReuseOn reports whether .vbd.toml leaves reuse of passing receipts on.

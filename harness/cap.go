@@ -1,7 +1,12 @@
 package harness
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -19,10 +24,148 @@ const maxSessionID = 256
 // shares no session with anything, so it must never be released.
 func sessionOK(in Input) bool {
 	s := in.Session
-	if in.Problem != "" || s == "" || len(s) > maxSessionID || !utf8.ValidString(s) {
+	if in.Problem != "" || strings.TrimSpace(s) == "" || len(s) > maxSessionID || !utf8.ValidString(s) {
 		return false
 	}
 	return strings.IndexFunc(s, unicode.IsControl) < 0
+}
+
+// The cap belongs to the harness: it counts the blocks the harness
+// delivered, never a call the agent makes itself (`vbd hook claude` run
+// from its own shell, with its session's id). What each harness's
+// documented input allows:
+//
+//   - Claude Code, Codex, Gemini CLI and Copilot name the transcript they
+//     append the turn to (transcript_path, transcriptPath; a subagent's
+//     agent_transcript_path). A block counts only when that transcript has
+//     grown since the last counted block of the loop, its earlier bytes
+//     unchanged: a harness that delivers a block writes it, and the
+//     agent's answer, to the transcript before it stops again. Calls made
+//     in a row from one command never grow it, so they count once.
+//   - A transcript other than the one of the last counted block (a
+//     made-up path, or none where there was one) starts the count again
+//     at this block: calls with a transcript of the agent's choosing count
+//     for nothing at the harness's next real stop.
+//   - No transcript (Claude Code's remote modes send "", Codex null,
+//     Cursor none): Claude Code and Copilot end a loop themselves after 8
+//     blocks, so there such a block is not counted; the others have no cap
+//     of their own (Codex, Gemini) or one that is not documented, and
+//     such a block counts, as vbd cannot tell a call apart there.
+//
+// Blocks over vbd's own trouble and runs stopped by a signal never count
+// (outcome.uncounted). What this does not stop: an agent that appends to
+// the harness's transcript itself, outside the repository, or that runs
+// the hook from separate tool calls (each tool call grows the transcript).
+
+// ownCap is true for the harnesses that end a loop of blocks themselves.
+func ownCap(n Name) bool { return n == Claude || n == Copilot }
+
+// transcriptMark is a transcript as it was at a counted block: its size
+// and a hash of its last bytes up to that size.
+type transcriptMark struct {
+	Path string `json:"path,omitempty"`
+	Size int64  `json:"size,omitempty"`
+	Tail string `json:"tail,omitempty"`
+}
+
+// tailBytes is how much of a transcript's end its mark hashes.
+const tailBytes = 4096
+
+// transcriptOf is the transcript the input names, for its loop.
+func transcriptOf(in Input) string {
+	if in.Raw == nil {
+		return ""
+	}
+	keys := []string{"transcript_path", "transcriptPath"}
+	if in.AgentID != "" {
+		keys = []string{"agent_transcript_path", "agentTranscriptPath", "transcript_path", "transcriptPath"}
+	}
+	for _, k := range keys {
+		if p := str(in.Raw, k); strings.TrimSpace(p) != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// markAt marks the transcript at path at size bytes; ok is false when the
+// file is not a readable regular file of at least that size.
+func markAt(path string, size int64) (transcriptMark, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return transcriptMark{}, false
+	}
+	defer func() { _ = f.Close() }()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return transcriptMark{}, false
+	}
+	if size < 0 {
+		size = fi.Size()
+	}
+	if fi.Size() < size {
+		return transcriptMark{}, false
+	}
+	from := max(size-tailBytes, 0)
+	buf := make([]byte, size-from)
+	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return transcriptMark{}, false
+	}
+	sum := sha256.Sum256(buf)
+	return transcriptMark{Path: path, Size: size, Tail: hex.EncodeToString(sum[:])}, true
+}
+
+// countBlock decides whether a block of the loop whose last counted block
+// is last counts toward the cap (the rule above), and the count it then
+// continues from: last's, or 0 when the count starts again.
+func countBlock(in Input, last blockRecord) (mark transcriptMark, from int, counted bool) {
+	path := transcriptOf(in)
+	if path == "" {
+		if ownCap(in.Harness) {
+			return transcriptMark{}, last.Count, false
+		}
+		if last.Transcript.Path != "" {
+			return transcriptMark{}, 0, true
+		}
+		return transcriptMark{}, last.Count, true
+	}
+	now, ok := markAt(path, -1)
+	switch {
+	case !ok:
+		// Named but unreadable: no transcript vbd can see grow.
+		return transcriptMark{}, last.Count, !ownCap(in.Harness) && last.Transcript.Path == ""
+	case last.Count == 0 || last.Transcript.Path != path:
+		return now, 0, true
+	}
+	then, ok := markAt(path, last.Transcript.Size)
+	if !ok || then.Tail != last.Transcript.Tail {
+		// Cut or rewritten since: not the transcript the harness appends to.
+		return now, 0, true
+	}
+	if now.Size <= last.Transcript.Size {
+		return transcriptMark{}, last.Count, false
+	}
+	return now, last.Count, true
+}
+
+// interruptedOutcome is the block when a signal stopped vbd: it proves
+// nothing about the work, so it never counts toward the cap (README).
+func interruptedOutcome() outcome {
+	return outcome{
+		decision:  Decision{Block: true, Reason: report.HookInterruptedReason()},
+		summary:   "vbd was stopped before the checks finished",
+		uncounted: true,
+	}
+}
+
+// noteDistrust says once that state records were not trusted.
+func (g *gate) noteDistrust() {
+	g.mu.Lock()
+	d := g.distrust
+	g.mu.Unlock()
+	if m := d.message(); m != "" {
+		g.note("%s", m)
+	}
 }
 
 // finish applies the block cap, records the answer and writes it. A panic
@@ -66,16 +209,21 @@ func (g *gate) answer(o outcome) Answer {
 			blocks = 1
 		}
 	case d.Block && counted:
-		n := st.Blocks(in)
-		if g.opts.MaxBlocks > 0 && n >= g.opts.MaxBlocks {
+		mark, n, grew := countBlock(in, st.blocks(in))
+		switch {
+		case !grew:
+			// Not a block the harness can have delivered since the last
+			// counted one: the count is left as it was (the rule above).
+			blocks = n
+		case g.opts.MaxBlocks > 0 && n >= g.opts.MaxBlocks:
 			capped = true
 			d = Decision{Message: capMessage(in, n, g.opts.MaxBlocks, o.summary), Released: true}
 			if err := st.SetBlocks(in, 0, ""); err != nil {
 				g.note("%v", err)
 			}
-		} else {
+		default:
 			blocks = n + 1
-			if err := st.SetBlocks(in, blocks, o.summary); err != nil {
+			if err := st.setBlocks(in, blocks, o.summary, mark); err != nil {
 				g.note("could not record the block: %v", err)
 			}
 		}
@@ -90,6 +238,7 @@ func (g *gate) answer(o outcome) Answer {
 		}
 	}
 	g.blocks = blocks
+	g.noteDistrust()
 	if o.run != nil && o.run.Record != nil {
 		if err := o.run.Record(g.recorded(d, capped, o)); err != nil {
 			g.note("could not write the receipt: %v", err)
@@ -152,6 +301,7 @@ func (g *gate) recorded(d Decision, capped bool, o outcome) Recorded {
 // 0. What went wrong goes to stderr; a session with no baseline is simply
 // verified at every stop.
 func (g *gate) startAnswer(o outcome) Answer {
+	g.noteDistrust()
 	notes := g.takeNotes()
 	if !o.silent {
 		notes = append(notes, "no baseline recorded for this session: "+firstLine(orDefault(o.summary, "vbd could not record it")))

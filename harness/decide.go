@@ -19,7 +19,7 @@ import (
 func (g *gate) work(ctx context.Context) outcome {
 	in := g.in
 	root, stateDir, locErr := g.locate(ctx)
-	st := Store{Dir: stateDir, Now: g.env.Now}
+	st := g.storeAt(stateDir)
 	ev, _ := specOf(in.Harness).event(in.Event)
 
 	if isStartEvent(in.Event) {
@@ -80,7 +80,7 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 		case errors.Is(context.Cause(ctx), ErrWatchdog):
 			return outcome{decision: Decision{Block: true, Reason: report.HookDeadlineReason(g.budget, g.budget+g.margin())}, summary: "vbd ran out of time"}
 		case ctx.Err() != nil:
-			return outcome{decision: Decision{Block: true, Reason: report.HookInterruptedReason()}, summary: "vbd was stopped before the checks finished"}
+			return interruptedOutcome()
 		}
 		return ownError(err)
 	}
@@ -92,7 +92,9 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 			g.note("could not record the suite time: %v", err)
 		}
 	}
-	o := outcome{run: run, summary: run.Verdict.Summary}
+	// A run stopped by a signal (not by vbd's own deadline) proves
+	// nothing about the work: its block never counts toward the cap.
+	o := outcome{run: run, summary: run.Verdict.Summary, uncounted: ctx.Err() != nil && !errors.Is(context.Cause(ctx), ErrWatchdog)}
 	if run.Verdict.Code != exitcode.Verified {
 		// A run cut by the budget says so in its own verdict; one stopped
 		// by the watchdog gets the deadline named after it.
@@ -169,7 +171,10 @@ func (g *gate) recordBaseline(ctx context.Context, root string, st Store, locErr
 		return
 	}
 	recorded, err := st.SetBaseline(g.in, tree)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrSessionSeen):
+		g.note("%v", err)
+	case err != nil:
 		g.note("could not record the baseline: %v", err)
 	}
 	if recorded {

@@ -166,6 +166,8 @@ type gate struct {
 	code     int
 	// blocks is the consecutive-block count after the answer.
 	blocks int
+	// distrust tallies the state records not trusted (storeAt).
+	distrust *recordDistrust
 }
 
 // outcome is what the gate found, before the loop cap is applied.
@@ -227,7 +229,18 @@ func (g *gate) store() (Store, bool) {
 			dir = filepath.Join(cache, "vbd", "hook-state")
 		}
 	}
-	return Store{Dir: dir, Now: g.env.Now}, true
+	return g.storeAt(dir), true
+}
+
+// storeAt is the hook state store in dir, counting into the gate's one
+// tally of untrusted records.
+func (g *gate) storeAt(dir string) Store {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.distrust == nil {
+		g.distrust = &recordDistrust{}
+	}
+	return Store{Dir: dir, Now: g.env.Now, distrust: g.distrust}
 }
 
 func (g *gate) note(format string, args ...any) {

@@ -205,9 +205,10 @@ func TestCapRelease(t *testing.T) {
 		spec, _ := Lookup(n)
 		stop := spec.Events[0].Name
 		dir := t.TempDir()
-		in := SyntheticEvent(n, stop, "/repo", "rel-1")
+		in, grow := transcribed(t, SyntheticEvent(n, stop, "/repo", "rel-1"))
 		var a Answer
 		for range DefaultMaxBlocks + 1 {
+			grow()
 			a, _ = serveIn(t, dir, []string{string(n)}, in, scenarios[1].verify)
 		}
 		r := Interpret(n, stop, a.Stdout, a.Stderr, a.Code)

@@ -44,14 +44,16 @@ func TestBlockCap(t *testing.T) {
 			dir := t.TempDir()
 			var recs []Recorded
 			var codes []int
-			in := SyntheticEvent(hc.n, hc.event, "/repo", "loop-1")
+			in, grow := transcribed(t, SyntheticEvent(hc.n, hc.event, "/repo", "loop-1"))
 			fail := recordingRun(failingRun, &recs, &codes)
 			for i := 1; i <= 3; i++ {
+				grow()
 				a, _ := serveIn(t, dir, []string{string(hc.n)}, in, fail)
 				if !Interpret(hc.n, hc.event, a.Stdout, a.Stderr, a.Code).Blocks {
 					t.Fatalf("block %d did not block: %+v", i, a)
 				}
 			}
+			grow()
 			a, reqs := serveIn(t, dir, []string{string(hc.n)}, in, fail)
 			if len(reqs) != 1 {
 				t.Error("the capped stop must still run the checks, so the record keeps the true verdict")
@@ -75,6 +77,7 @@ func TestBlockCap(t *testing.T) {
 				}
 			}
 			// The cap reset the count: the next failing stop blocks again.
+			grow()
 			a, _ = serveIn(t, dir, []string{string(hc.n)}, in, fail)
 			if !Interpret(hc.n, hc.event, a.Stdout, a.Stderr, a.Code).Blocks {
 				t.Errorf("after the cap, the count did not start again: %+v", a)
@@ -87,10 +90,11 @@ func TestBlockCap(t *testing.T) {
 // blocks, pass, blocks, blocks, blocks are all honoured.
 func TestPassResetsCount(t *testing.T) {
 	dir := t.TempDir()
-	in := SyntheticEvent(Claude, "Stop", "/repo", "loop-2")
+	in, grow := transcribed(t, SyntheticEvent(Claude, "Stop", "/repo", "loop-2"))
 	st := Store{Dir: dir}
 	parsed := Parse(Claude, in, nil)
 	for range 2 {
+		grow()
 		serveIn(t, dir, []string{"claude"}, in, scenarios[1].verify)
 	}
 	if n := st.Blocks(parsed); n != 2 {

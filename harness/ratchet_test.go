@@ -56,12 +56,12 @@ func TestRatchetHook(t *testing.T) {
 		"block once then caution": {
 			startReceipt: true,
 			stops:        [][]string{{m + "TestB"}, {m + "TestB"}},
-			want:         []string{"block: 2 tests that passed at the start of this session no longer run: TestA (gone), TestC (gone). Restore them, or tell the user plainly that you removed them and why.", "allow: vbd: verified, accepted with cautions: 2 tests that passed at the start of this session no longer run: TestA (gone), TestC (gone)."},
+			want:         []string{"block: 2 tests that passed at the start of this session no longer run: TestA (gone), TestC (gone). Restore them, or tell the user plainly that you removed them and why.", "allow: vbd: NOT verified, let through after one block: 2 tests that passed at the start of this session no longer run: TestA (gone), TestC (gone)."},
 		},
 		"a different set blocks again": {
 			startReceipt: true,
 			stops:        [][]string{{m + "TestA", m + "TestB"}, {m + "TestB"}, {m + "TestB"}},
-			want:         []string{"block: TestC (gone). Restore", "block: TestA (gone), TestC (gone). Restore", "allow: accepted with cautions"},
+			want:         []string{"block: TestC (gone). Restore", "block: TestA (gone), TestC (gone). Restore", "allow: NOT verified, let through after one block"},
 		},
 		"restored is clean": {
 			startReceipt: true,
@@ -86,7 +86,7 @@ func TestRatchetHook(t *testing.T) {
 			config:       "ratchet = \"warn\"\n",
 			startReceipt: true,
 			stops:        [][]string{{m + "TestB"}},
-			want:         []string{"allow: accepted with cautions: 2 tests"},
+			want:         []string{"allow: NOT verified, let through after one block: 2 tests"},
 		},
 		"off": {
 			config:       "ratchet = \"off\"\n",

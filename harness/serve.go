@@ -110,9 +110,9 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 			defer it.Stop()
 			interrupted = it.C
 		case <-interrupted:
-			d := Decision{Block: true, Reason: report.HookInterruptedReason()}
-			code := g.finish(outcome{decision: d, summary: "vbd was stopped before the checks finished"})
-			g.drain(results, t.drain, d)
+			o := interruptedOutcome()
+			code := g.finish(o)
+			g.drain(results, t.drain, o.decision)
 			return code
 		case <-hard.C:
 			d := Decision{Block: true, Reason: report.HookDeadlineReason(g.budget, g.budget+t.margin)}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,7 +10,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vbd-dev/vbd/state"
@@ -17,12 +20,67 @@ import (
 
 // Store keeps the gate's small per-session state under vbd's state dir:
 // consecutive blocks per (harness, session), each session's baseline tree,
-// and the last full suite time. Every write is atomic.
+// and the last full suite time. Every write is atomic, and every record is
+// sealed with the user's key (state.Key): the state dir is under the git
+// dir, which the agent can write, so a record whose seal does not check
+// (edited, copied from another session or repository) is not read.
 type Store struct {
 	// Dir is vbd's state dir for the repository (state.Dir).
 	Dir string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Key seals the records; nil means the user's key (state.UserKey).
+	Key *state.Key
+	// Sessions is the dir of the index of sessions outside the repository
+	// (sessionIndex); empty means the user's state dir.
+	Sessions string
+	// distrust counts the records passed over as untrusted; nil counts
+	// nothing.
+	distrust *recordDistrust
+}
+
+// recordDistrust counts, across copies of a Store, the records it could
+// not trust, so that the gate says so once.
+type recordDistrust struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (d *recordDistrust) add(path string) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !slices.Contains(d.paths, path) {
+		d.paths = append(d.paths, path)
+	}
+}
+
+// message says in one line which records were not trusted; "" when none.
+func (d *recordDistrust) message() string {
+	if d == nil {
+		return ""
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch len(d.paths) {
+	case 0:
+		return ""
+	case 1:
+		return "vbd: its record " + d.paths[0] + " does not match its seal (edited, copied, or written without vbd's key), so it was not used"
+	}
+	return fmt.Sprintf("vbd: %d of its records (the first %s) do not match their seal (edited, copied, or written without vbd's key), so they were not used", len(d.paths), d.paths[0])
+}
+
+// errUntrusted marks a record whose seal does not check.
+var errUntrusted = errors.New("record not trusted")
+
+func (s Store) key() (*state.Key, error) {
+	if s.Key != nil {
+		return s.Key, nil
+	}
+	return state.UserKey()
 }
 
 // maxStateAge is how long a session's records are kept.
@@ -60,19 +118,30 @@ type blockRecord struct {
 	Updated time.Time `json:"updated"`
 	// Last is the verdict of the last block, for people reading the file.
 	Last string `json:"last,omitempty"`
+	// Transcript is the harness's transcript as it was at the last
+	// counted block (cap.go).
+	Transcript transcriptMark `json:"transcript,omitzero"`
+}
+
+// blocks returns the loop's record of consecutive blocks; the zero record
+// when there is none, or none to trust.
+func (s Store) blocks(in Input) blockRecord {
+	var r blockRecord
+	if err := s.read(s.path("blocks", loopKey(in)), &r); err != nil {
+		return blockRecord{}
+	}
+	return r
 }
 
 // Blocks returns how many consecutive blocks the loop of in has had.
-func (s Store) Blocks(in Input) int {
-	var r blockRecord
-	if err := readJSON(s.path("blocks", loopKey(in)), &r); err != nil {
-		return 0
-	}
-	return r.Count
-}
+func (s Store) Blocks(in Input) int { return s.blocks(in).Count }
 
 // SetBlocks records n consecutive blocks; zero removes the record.
 func (s Store) SetBlocks(in Input, n int, last string) error {
+	return s.setBlocks(in, n, last, transcriptMark{})
+}
+
+func (s Store) setBlocks(in Input, n int, last string, mark transcriptMark) error {
 	p := s.path("blocks", loopKey(in))
 	if n <= 0 {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -80,9 +149,9 @@ func (s Store) SetBlocks(in Input, n int, last string) error {
 		}
 		return nil
 	}
-	return writeJSON(p, blockRecord{
+	return s.write(p, blockRecord{
 		Harness: string(in.Harness), Session: in.Session, Agent: in.AgentID, Task: in.TaskID,
-		Count: n, Updated: s.now().UTC(), Last: last,
+		Count: n, Updated: s.now().UTC(), Last: last, Transcript: mark,
 	})
 }
 
@@ -93,26 +162,114 @@ type baselineRecord struct {
 	Recorded time.Time `json:"recorded"`
 }
 
-// Baseline returns the tree recorded at the session's start.
+// Baseline returns the tree recorded at the session's start: the index's
+// record (outside the repository), else the state dir's.
 func (s Store) Baseline(in Input) (string, bool) {
 	var r baselineRecord
-	if err := readJSON(s.path("baseline", sessionKey(in)), &r); err != nil || r.Tree == "" {
+	if path, err := s.indexPath(in); err == nil && s.read(path, &r) == nil && r.Tree != "" {
+		return r.Tree, true
+	}
+	if err := s.read(s.path("baseline", sessionKey(in)), &r); err != nil || r.Tree == "" {
 		return "", false
 	}
 	return r.Tree, true
 }
 
+// ErrSessionSeen is SetBaseline's answer for a session whose start was
+// recorded already, while its baseline is gone or not trusted.
+var ErrSessionSeen = errors.New("this session started earlier and its baseline is gone or was altered; no new one is recorded, so every stop of it is verified")
+
 // SetBaseline records the session's baseline tree. The first record wins:
 // a session start that fires again later (resume, compaction, /clear) must
-// not move the baseline past changes the agent has made.
+// not move the baseline past changes the agent has made, and neither may
+// one sent again after the baseline was deleted: the session's first
+// start is also kept in an index outside the repository (sessionIndex),
+// made once, by whichever start links it first.
 func (s Store) SetBaseline(in Input, tree string) (recorded bool, err error) {
-	if _, ok := s.Baseline(in); ok {
+	rec := baselineRecord{Harness: string(in.Harness), Session: in.Session, Tree: tree, Recorded: s.now().UTC()}
+	indexed, ierr := s.indexSession(in, rec)
+	switch {
+	case ierr != nil:
+		// No index (no user state dir): the state dir's record alone.
+		if _, ok := s.Baseline(in); ok {
+			return false, nil
+		}
+	case !indexed:
+		if _, ok := s.Baseline(in); !ok {
+			return false, ErrSessionSeen
+		}
 		return false, nil
 	}
 	s.prune()
-	return true, writeJSON(s.path("baseline", sessionKey(in)), baselineRecord{
-		Harness: string(in.Harness), Session: in.Session, Tree: tree, Recorded: s.now().UTC(),
-	})
+	return true, s.write(s.path("baseline", sessionKey(in)), rec)
+}
+
+// indexPath is the session's entry in the index of sessions: one file per
+// (state dir, harness, session), under the user's state dir.
+func (s Store) indexPath(in Input) (string, error) {
+	dir := s.Sessions
+	if dir == "" {
+		user, err := state.UserStateDir(nil)
+		if err != nil {
+			return "", err
+		}
+		dir = filepath.Join(user, "sessions")
+	}
+	abs, err := filepath.Abs(s.Dir)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(abs + "\x00" + sessionKey(in)))
+	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json"), nil
+}
+
+// indexSession adds the session's start to the index; false when it was
+// there already. The entry is sealed, written to a temp file and linked
+// into place, so of two starts at once exactly one wins.
+func (s Store) indexSession(in Input, rec baselineRecord) (bool, error) {
+	path, err := s.indexPath(in)
+	if err != nil {
+		return false, err
+	}
+	data, err := s.seal(path, rec)
+	if err != nil {
+		return false, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return false, fmt.Errorf("make the session index: %w", err)
+	}
+	s.pruneIndex(filepath.Dir(path))
+	f, err := os.CreateTemp(filepath.Dir(path), ".session-*")
+	if err != nil {
+		return false, fmt.Errorf("write the session index: %w", err)
+	}
+	tmp := f.Name()
+	defer func() { _ = os.Remove(tmp) }()
+	_, werr := f.Write(data)
+	if err := errors.Join(werr, f.Close()); err != nil {
+		return false, fmt.Errorf("write the session index: %w", err)
+	}
+	switch err := os.Link(tmp, path); {
+	case errors.Is(err, fs.ErrExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("write the session index: %w", err)
+	}
+	return true, nil
+}
+
+// pruneIndex removes index entries older than maxStateAge.
+func (s Store) pruneIndex(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	cutoff := s.now().Add(-maxStateAge)
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 type suiteRecord struct {
@@ -125,7 +282,7 @@ type suiteRecord struct {
 // SuiteTime returns the last recorded full-suite time.
 func (s Store) SuiteTime() (time.Duration, bool) {
 	var r suiteRecord
-	if err := readJSON(filepath.Join(s.Dir, "hooks", "suite.json"), &r); err != nil || r.Duration <= 0 {
+	if err := s.read(filepath.Join(s.Dir, "hooks", "suite.json"), &r); err != nil || r.Duration <= 0 {
 		return 0, false
 	}
 	return r.Duration, true
@@ -133,7 +290,7 @@ func (s Store) SuiteTime() (time.Duration, bool) {
 
 // SetSuiteTime records how long a full run of the suite took.
 func (s Store) SetSuiteTime(d time.Duration, source string) error {
-	return writeJSON(filepath.Join(s.Dir, "hooks", "suite.json"), suiteRecord{Duration: d, Seconds: d.Seconds(), At: s.now().UTC(), Source: source})
+	return s.write(filepath.Join(s.Dir, "hooks", "suite.json"), suiteRecord{Duration: d, Seconds: d.Seconds(), At: s.now().UTC(), Source: source})
 }
 
 // prune removes session records older than maxStateAge.
@@ -154,18 +311,64 @@ func (s Store) prune() {
 	}
 }
 
-func readJSON(path string, v any) error {
+// sealedRecord is how a record is stored: the record, and its MAC over
+// the record's compact JSON and the file's path (so that a record copied
+// to another session's file, or from another repository, does not check).
+type sealedRecord struct {
+	Record json.RawMessage `json:"record"`
+	MAC    string          `json:"mac"`
+}
+
+const recordKind = "vbd.hook-record/v1"
+
+// read decodes the sealed record at path into v. A record that is not
+// sealed by this user's key for this path is errUntrusted, and counted.
+func (s Store) read(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(data, v)
+	var env sealedRecord
+	var body bytes.Buffer
+	key, kerr := s.key()
+	if json.Unmarshal(data, &env) != nil || json.Compact(&body, env.Record) != nil || kerr != nil ||
+		!key.Check(env.MAC, recordKind, where(path), body.Bytes()) {
+		s.distrust.add(path)
+		return fmt.Errorf("%w: %s", errUntrusted, path)
+	}
+	return json.Unmarshal(body.Bytes(), v)
 }
 
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+// seal encodes v as the sealed record of path.
+func (s Store) seal(path string, v any) ([]byte, error) {
+	key, err := s.key()
+	if err != nil {
+		return nil, fmt.Errorf("no key to seal vbd's records: %w", err)
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.MarshalIndent(sealedRecord{Record: body, MAC: key.Seal(recordKind, where(path), body)}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// write stores v, sealed, at path.
+func (s Store) write(path string, v any) error {
+	data, err := s.seal(path, v)
 	if err != nil {
 		return err
 	}
-	return state.WriteFileAtomic(path, append(data, '\n'), 0o644)
+	return state.WriteFileAtomic(path, data, 0o644)
+}
+
+// where is a record's path as its seal names it.
+func where(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }

@@ -96,6 +96,12 @@ type Receipt struct {
 	Interrupted bool        `json:"interrupted,omitempty"`
 	Hook        *Hook       `json:"hook,omitempty"`
 	ReusedFrom  *ReusedFrom `json:"reused_from,omitempty"`
+	// MAC seals the receipt with the user's key (state.Key): the HMAC of
+	// every byte before it, of the store it was written to and of its id.
+	// It is the last field, so that the sealed bytes are the receipt as
+	// it reads without it. A receipt whose MAC is missing or wrong is
+	// never trusted (store.go).
+	MAC string `json:"mac,omitempty"`
 }
 
 // Caller says who asked for the verification.

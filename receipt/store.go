@@ -13,8 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -47,11 +49,133 @@ var ErrNone = errors.New("no receipt yet")
 // Store is the directory of receipts, <state dir>/receipts.
 type Store struct {
 	Dir string
+	// Key seals the receipts Save writes and checks those read back; nil
+	// (no key could be had) writes them unsealed and trusts none.
+	Key *state.Key
+	// KeyErr is why Key is nil.
+	KeyErr error
+	// distrust counts, across copies of the store, the receipts passed
+	// over because they are not trusted.
+	distrust *Distrust
 }
 
-// Open returns the store under a state directory.
+// Open returns the store under a state directory, with the user's key.
 func Open(stateDir string) Store {
-	return Store{Dir: filepath.Join(stateDir, "receipts")}
+	key, err := state.UserKey()
+	return Store{Dir: filepath.Join(stateDir, "receipts"), Key: key, KeyErr: err, distrust: &Distrust{}}
+}
+
+// Distrust counts the receipts a store passed over because it could not
+// trust them, so that vbd says so once, not once per receipt.
+type Distrust struct {
+	mu    sync.Mutex
+	n     int
+	first error
+}
+
+func (d *Distrust) add(err error) {
+	if d == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.n == 0 {
+		d.first = err
+	}
+	d.n++
+}
+
+// Distrusted says, in one line, which receipts the store passed over as
+// untrusted; "" when none.
+func (s Store) Distrusted() string {
+	d := s.distrust
+	if d == nil {
+		return ""
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.n == 0:
+		return ""
+	case s.Key == nil:
+		return fmt.Sprintf("vbd: no key to check receipts with (%v), so none was reused or taken as a baseline", s.KeyErr)
+	case d.n == 1:
+		return fmt.Sprintf("vbd: 1 receipt was not trusted and not used (%v)", d.first)
+	}
+	return fmt.Sprintf("vbd: %d receipts were not trusted and not used (the first: %v)", d.n, d.first)
+}
+
+// ErrDistrusted marks a receipt vbd does not trust: its seal is missing
+// or wrong, or it contradicts itself.
+var ErrDistrusted = errors.New("receipt not trusted")
+
+// macSuffix is how a sealed receipt ends: the MAC, the last field.
+const (
+	macOpen  = ",\n  \"mac\": \""
+	macClose = "\"\n}\n"
+)
+
+// seal returns the MAC of a receipt's bytes without it.
+func (s Store) seal(id string, body []byte) string {
+	return s.Key.Seal("vbd.receipt/v1", filepath.Clean(s.Dir)+"\x00"+id, body)
+}
+
+// trust checks a parsed receipt read from the file of id: sealed by this
+// store under that id, and consistent. data are the file's bytes.
+func (s Store) trust(id string, data []byte, r *Receipt) error {
+	if r.MAC == "" {
+		return fmt.Errorf("%w: %s carries no seal (made by hand, or by a vbd before receipts were sealed)", ErrDistrusted, s.Path(id))
+	}
+	suffix := macOpen + r.MAC + macClose
+	if s.Key == nil || !bytes.HasSuffix(data, []byte(suffix)) || r.ID != id ||
+		!s.Key.Check(r.MAC, "vbd.receipt/v1", filepath.Clean(s.Dir)+"\x00"+id, append(data[:len(data)-len(suffix):len(data)-len(suffix)], "\n}\n"...)) {
+		return fmt.Errorf("%w: %s does not match its seal (edited, or copied from another repository)", ErrDistrusted, s.Path(id))
+	}
+	if err := consistent(r); err != nil {
+		return fmt.Errorf("%w: %s %v", ErrDistrusted, s.Path(id), err)
+	}
+	return nil
+}
+
+// consistent refuses a receipt that contradicts itself: verified, while a
+// check failed or none passed.
+func consistent(r *Receipt) error {
+	if r.Verdict.Code != exitcode.Verified {
+		return nil
+	}
+	if r.Interrupted {
+		return errors.New("says verified but was interrupted")
+	}
+	passed := false
+	for _, c := range r.Checks {
+		switch verdict.Status(c.Status) {
+		case verdict.Pass:
+			passed = true
+		case verdict.Fail, verdict.Timeout, verdict.Error, verdict.Interrupted, verdict.Setup:
+			return fmt.Errorf("says verified while check %q is %s", c.Name, c.Status)
+		case verdict.Skipped, verdict.NotRun, verdict.Vacuous:
+		}
+	}
+	if !passed {
+		return errors.New("says verified while no check passed")
+	}
+	return nil
+}
+
+// open parses a receipt read from the file of id and checks that it can
+// be trusted; one that cannot is counted (Distrusted) when count is set.
+func (s Store) open(id string, data []byte, count bool) (*Receipt, error) {
+	r, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("receipt %s: %w", id, err)
+	}
+	if err := s.trust(id, data, r); err != nil {
+		if count {
+			s.distrust.add(err)
+		}
+		return nil, err
+	}
+	return r, nil
 }
 
 // NewID names a receipt written at t: "<UTC time>-<pid>-<random>". The pid
@@ -74,9 +198,18 @@ func (s Store) Save(r *Receipt, now time.Time) (string, error) {
 	if r.ID == "" {
 		r.ID = NewID(now)
 	}
+	r.MAC = ""
 	data, err := Marshal(r)
 	if err != nil {
 		return "", err
+	}
+	if s.Key != nil {
+		// The MAC is the last field: the sealed bytes are the receipt's
+		// bytes without it, exactly as Marshal wrote them.
+		r.MAC = s.seal(r.ID, data)
+		if data, err = Marshal(r); err != nil {
+			return "", err
+		}
 	}
 	path := s.Path(r.ID)
 	if err := state.WriteStateFile(path, data, 0o644); err != nil {
@@ -110,8 +243,9 @@ func (s Store) names() ([]string, error) {
 	return ids, nil
 }
 
-// Find returns the first receipt that match accepts, newest first or
-// oldest first; nil when none does. Unreadable receipts are passed over.
+// Find returns the first trusted receipt that match accepts, newest first
+// or oldest first; nil when none does. Unreadable receipts are passed
+// over, and so are untrusted ones that match, which are counted.
 func (s Store) Find(newestFirst bool, match func(*Receipt) bool) (*Receipt, error) {
 	ids, err := s.names()
 	if err != nil {
@@ -121,24 +255,40 @@ func (s Store) Find(newestFirst bool, match func(*Receipt) bool) (*Receipt, erro
 		slices.Reverse(ids)
 	}
 	for _, id := range ids {
-		if r, err := s.Load(id); err == nil && match(r) {
-			return r, nil
+		data, err := os.ReadFile(s.Path(id))
+		if err != nil {
+			continue
 		}
+		r, err := Parse(data)
+		if err != nil || !match(r) {
+			continue
+		}
+		if err := s.trust(id, data, r); err != nil {
+			s.distrust.add(err)
+			continue
+		}
+		return r, nil
 	}
 	return nil, nil
 }
 
-// Load reads one receipt by id.
+// Peek reads one receipt by id without asking whether it can be trusted:
+// only for hints that decide nothing, such as the order checks start in.
+func (s Store) Peek(id string) (*Receipt, error) {
+	data, err := os.ReadFile(s.Path(id))
+	if err != nil {
+		return nil, fmt.Errorf("read receipt: %w", err)
+	}
+	return Parse(data)
+}
+
+// Load reads one trusted receipt by id.
 func (s Store) Load(id string) (*Receipt, error) {
 	data, err := os.ReadFile(s.Path(id))
 	if err != nil {
 		return nil, fmt.Errorf("read receipt: %w", err)
 	}
-	r, err := Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("receipt %s: %w", id, err)
-	}
-	return r, nil
+	return s.open(id, data, true)
 }
 
 // Latest returns the newest receipt vbd can read, with its raw bytes, or
@@ -172,6 +322,11 @@ func (s Store) LatestReadable() (*Receipt, []byte, []Unreadable, error) {
 		if err == nil {
 			var r *Receipt
 			if r, err = Parse(data); err == nil {
+				if terr := s.trust(id, data, r); terr != nil {
+					// Shown all the same (vbd last is for reading), and
+					// counted, so that the caller says it is not trusted.
+					s.distrust.add(terr)
+				}
 				return r, data, skipped, nil
 			}
 		}
@@ -196,12 +351,16 @@ func (s Store) LastComplete(mode Mode) (*Receipt, error) {
 			continue
 		}
 		r, err := Parse(data)
-		if err != nil || r.Mode != mode || r.ReusedFrom != nil || !r.Ended.After(r.Started) {
+		if err != nil || r.Mode != mode || r.ReusedFrom != nil || !r.Ended.After(r.Started) || !r.complete() {
 			continue
 		}
-		if r.complete() {
-			return r, nil
+		// A forged receipt of a short suite would shrink the hook's
+		// timeout until the harness cut vbd off, which allows.
+		if err := s.trust(id, data, r); err != nil {
+			s.distrust.add(err)
+			continue
 		}
+		return r, nil
 	}
 	return nil, ErrNone
 }
@@ -271,12 +430,14 @@ func (s Store) FindReusable(q Query) (*Receipt, error) {
 		}
 		tried[id] = true
 		r, err := Parse(data)
-		if err != nil {
+		if err != nil || !r.reusableFor(q) {
 			continue
 		}
-		if r.reusableFor(q) {
-			return r, nil
+		if err := s.trust(id, data, r); err != nil {
+			s.distrust.add(err)
+			continue
 		}
+		return r, nil
 	}
 	return nil, nil
 }
@@ -301,7 +462,8 @@ func validID(id string) bool {
 // a run that ran its checks. Such a receipt is never reused nor protected
 // from pruning itself. The key, quotes included, cannot occur inside a
 // JSON string (whose quotes are escaped), and the schema has it only at
-// the top level, as the last field: it is looked for from the end.
+// the top level, as the last field but the MAC: it is looked for from the
+// end.
 func reusedRun(data []byte) *ReusedFrom {
 	i := bytes.LastIndex(data, []byte(`"reused_from":`))
 	if i < 0 {
@@ -363,6 +525,9 @@ func (s Store) Prune(keep int, now time.Time) error {
 			var h header
 			if json.Unmarshal(data, &h) != nil || h.Schema != Schema || h.Verdict.Code != 0 || h.ReusedFrom != nil {
 				continue
+			}
+			if _, err := s.open(id, data, false); err != nil {
+				continue // an untrusted pass is never reused: not worth keeping
 			}
 			if !found[h.Mode] {
 				found[h.Mode] = true

@@ -23,6 +23,10 @@ var t0 = time.Date(2026, 11, 30, 14, 2, 11, 0, time.Local)
 func sample(fp string, code int, mode Mode) *Receipt {
 	exit0, exit1 := 0, 1
 	words := map[int]string{0: verdict.WordVerified, 1: verdict.WordFailed, 2: verdict.WordNothingVerified}
+	vet := "fail"
+	if code == 0 {
+		vet = "pass" // a pass with a failing check is refused as inconsistent
+	}
 	return &Receipt{
 		VBDVersion: "devel", Started: t0, Ended: t0.Add(12 * time.Second), Mode: mode,
 		Caller: Caller{Kind: "hook", Harness: "claude", Event: "Stop", Session: "s-1"},
@@ -36,7 +40,7 @@ func sample(fp string, code int, mode Mode) *Receipt {
 				Detail: "12 passed", ExitCode: &exit0, Started: t0, DurationNS: int64(3 * time.Second),
 				Evidence: &Evidence{Runner: "go test", Counted: true, Passed: 12, Total: 12},
 				Log:      "/repo/.git/vbd/logs/x/go-test.log", Tail: []string{"ok  example.com/a 0.1s"}},
-			{Name: "go vet", Kind: "vet", Command: "go vet ./...", Dir: ".", Source: "go.mod", Status: "fail",
+			{Name: "go vet", Kind: "vet", Command: "go vet ./...", Dir: ".", Source: "go.mod", Status: vet,
 				Detail: "exit 1", ExitCode: &exit1, DurationNS: int64(time.Second), Tail: []string{"vet: a.go:1: bad"}},
 		},
 		Verdict:  Verdict{Code: code, Word: words[code], Summary: "summary", Reasons: []string{"go vet (exit 1)"}},
