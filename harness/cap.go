@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -42,6 +44,13 @@ func sessionOK(in Input) bool {
 //     unchanged: a harness that delivers a block writes it, and the
 //     agent's answer, to the transcript before it stops again. Calls made
 //     in a row from one command never grow it, so they count once.
+//   - Claude Code's transcript is JSON lines in which a tool call (an
+//     assistant entry's tool_use) is followed by its tool_result once the
+//     tool has run. A Stop or SubagentStop whose transcript ends inside a
+//     tool call (a tool_use without its result) comes from that tool, the
+//     agent's own shell, never from the harness: not counted, however the
+//     transcript grew. (TaskCompleted fires from inside the task tool, so
+//     it is not held to this.)
 //   - A transcript other than the one of the last counted block (a
 //     made-up path, or none where there was one) starts the count again
 //     at this block: calls with a transcript of the agent's choosing count
@@ -55,7 +64,8 @@ func sessionOK(in Input) bool {
 // Blocks over vbd's own trouble and runs stopped by a signal never count
 // (outcome.uncounted). What this does not stop: an agent that appends to
 // the harness's transcript itself, outside the repository, or that runs
-// the hook from separate tool calls (each tool call grows the transcript).
+// the hook from a background job of a harness other than Claude Code's,
+// or from a background job whose tool call has returned.
 
 // ownCap is true for the harnesses that end a loop of blocks themselves.
 func ownCap(n Name) bool { return n == Claude || n == Copilot }
@@ -130,6 +140,12 @@ func countBlock(in Input, last blockRecord) (mark transcriptMark, from int, coun
 		return transcriptMark{}, last.Count, true
 	}
 	now, ok := markAt(path, -1)
+	// A subagent runs inside the main transcript's tool call: only its own
+	// transcript tells.
+	own := in.AgentID == "" || path == str(in.Raw, "agent_transcript_path")
+	if ok && in.Harness == Claude && in.TaskID == "" && own && inToolCall(path, now.Size) {
+		return transcriptMark{}, last.Count, false
+	}
 	switch {
 	case !ok:
 		// Named but unreadable: no transcript vbd can see grow.
@@ -322,4 +338,57 @@ func (g *gate) emergency(r any) int {
 		a = Respond(g.in.Harness, g.in.Event, Decision{Block: true, Reason: report.HookPanicReason(r, "")}, nil)
 	}()
 	return g.emit(a)
+}
+
+// toolWindow is how much of a transcript's end inToolCall reads: far more
+// than one tool call's entries.
+const toolWindow = 256 << 10
+
+// inToolCall reports whether Claude Code's transcript, size bytes long,
+// ends inside a tool call: an assistant entry's tool_use whose tool_result
+// has not been written yet.
+func inToolCall(path string, size int64) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer func() { _ = f.Close() }()
+	from := max(size-toolWindow, 0)
+	buf := make([]byte, size-from)
+	if _, err := f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
+		return false
+	}
+	lines := bytes.Split(buf, []byte("\n"))
+	if from > 0 {
+		lines = lines[1:] // cut mid-line
+	}
+	open := map[string]bool{}
+	for _, line := range lines {
+		var e struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &e) != nil || (e.Type != "assistant" && e.Type != "user") {
+			continue
+		}
+		var blocks []struct {
+			Type      string `json:"type"`
+			ID        string `json:"id"`
+			ToolUseID string `json:"tool_use_id"`
+		}
+		if json.Unmarshal(e.Message.Content, &blocks) != nil {
+			continue // a plain string: text only
+		}
+		for _, b := range blocks {
+			switch {
+			case e.Type == "assistant" && b.Type == "tool_use" && b.ID != "":
+				open[b.ID] = true
+			case e.Type == "user" && b.Type == "tool_result":
+				delete(open, b.ToolUseID)
+			}
+		}
+	}
+	return len(open) > 0
 }

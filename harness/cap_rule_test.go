@@ -1,0 +1,106 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCountBlock: the cap's rule of which blocks count (cap.go), for a
+// loop whose last counted block saw the transcript at its first line.
+func TestCountBlock(t *testing.T) {
+	const first = `{"type":"user","message":{"content":"fix it"}}` + "\n"
+	const call = `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash"}]}}` + "\n"
+	const result = `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1"}]}}` + "\n"
+	const reply = `{"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}` + "\n"
+	for _, tc := range []struct {
+		name    string
+		n       Name
+		now     string // the transcript at this block; "-" for none named
+		counted bool
+		from    int
+	}{
+		{"grown", Claude, first + reply, true, 2},
+		{"not grown", Claude, first, false, 2},
+		{"rewritten", Claude, `{"x":1}` + "\n" + reply, true, 0},
+		{"inside a tool call", Claude, first + call, false, 2},
+		{"the tool call returned", Claude, first + call + result + reply, true, 2},
+		{"Codex inside a tool call: its transcript is not read for it", Codex, first + call, true, 2},
+		{"Claude without a transcript", Claude, "-", false, 2},
+		{"Codex without a transcript, after one", Codex, "-", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.jsonl")
+			if err := os.WriteFile(path, []byte(first), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			mark, ok := markAt(path, -1)
+			if !ok {
+				t.Fatal("no mark")
+			}
+			last := blockRecord{Count: 2, Transcript: mark}
+			in := Input{Harness: tc.n, Session: "s", Raw: map[string]any{"transcript_path": path}}
+			if tc.now == "-" {
+				in.Raw = map[string]any{"transcript_path": ""}
+			} else if err := os.WriteFile(path, []byte(tc.now), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, from, counted := countBlock(in, last)
+			if counted != tc.counted || from != tc.from {
+				t.Errorf("counted %v from %d; want %v from %d", counted, from, tc.counted, tc.from)
+			}
+		})
+	}
+}
+
+// TestBlankSession: a session id of blanks is no session.
+func TestBlankSession(t *testing.T) {
+	for _, s := range []string{"", " ", "\t", strings.Repeat(" ", 10)} {
+		if sessionOK(Input{Session: s}) {
+			t.Errorf("%q counted as a session", s)
+		}
+	}
+	if !sessionOK(Input{Session: "a b"}) {
+		t.Error(`"a b" is a session`)
+	}
+}
+
+// TestBaselineNeverReplaced: a session's first start wins, even after its
+// baseline under the state dir was deleted, and a copied record is not
+// trusted.
+func TestBaselineNeverReplaced(t *testing.T) {
+	st := Store{Dir: t.TempDir(), Sessions: t.TempDir()}
+	in := Input{Harness: Claude, Session: "s1"}
+	if ok, err := st.SetBaseline(in, "tree-1"); !ok || err != nil {
+		t.Fatalf("first start: %v %v", ok, err)
+	}
+	if ok, err := st.SetBaseline(in, "tree-2"); ok || err != nil {
+		t.Fatalf("second start: %v %v", ok, err)
+	}
+	if err := os.Remove(st.path("baseline", sessionKey(in))); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := st.SetBaseline(in, "tree-3"); ok {
+		t.Fatal("a start after the baseline was deleted recorded a new one")
+	}
+	if tree, ok := st.Baseline(in); !ok || tree != "tree-1" {
+		t.Fatalf("Baseline = %q %v, want the first start's", tree, ok)
+	}
+	// Without the index, a record copied from another session is refused.
+	other := Input{Harness: Claude, Session: "s2"}
+	if _, err := st.SetBaseline(other, "tree-9"); err != nil {
+		t.Fatal(err)
+	}
+	noIndex := Store{Dir: st.Dir, Sessions: t.TempDir(), distrust: &recordDistrust{}}
+	data, _ := os.ReadFile(st.path("baseline", sessionKey(other)))
+	if err := os.WriteFile(st.path("baseline", sessionKey(in)), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tree, ok := noIndex.Baseline(in); ok {
+		t.Fatalf("a copied baseline was trusted: %q", tree)
+	}
+	if m := noIndex.distrust.message(); !strings.Contains(m, "does not match its seal") {
+		t.Errorf("distrust message %q", m)
+	}
+}
