@@ -132,7 +132,7 @@ func (s Store) trust(id string, data []byte, r *Receipt) error {
 		return fmt.Errorf("%w: %s does not match its seal (edited, or copied from another repository)", ErrDistrusted, s.Path(id))
 	}
 	if err := consistent(r); err != nil {
-		return fmt.Errorf("%w: %s %v", ErrDistrusted, s.Path(id), err)
+		return fmt.Errorf("%w: %s %w", ErrDistrusted, s.Path(id), err)
 	}
 	return nil
 }

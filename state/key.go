@@ -108,9 +108,6 @@ func trimNewline(b []byte) []byte {
 	return b
 }
 
-// NewKey is a key of the given secret, for tests.
-func NewKey(secret []byte) *Key { return &Key{secret: append([]byte(nil), secret...)} }
-
 // Seal returns the MAC of a record: its kind, where it lives (so that a
 // record copied from another repository or another session's file does
 // not check) and its bytes, as hex.
