@@ -105,6 +105,18 @@ func (s Store) Distrusted() string {
 	return fmt.Sprintf("vbd: %d receipts were not trusted and not used (the first: %v)", d.n, d.first)
 }
 
+// FirstDistrusted is why the first receipt passed over as untrusted was;
+// nil when none was.
+func (s Store) FirstDistrusted() error {
+	d := s.distrust
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.first
+}
+
 // ErrDistrusted marks a receipt vbd does not trust: its seal is missing
 // or wrong, or it contradicts itself.
 var ErrDistrusted = errors.New("receipt not trusted")
@@ -307,7 +319,9 @@ type Unreadable struct {
 
 // LatestReadable is Latest, and also names every newer receipt file it
 // passed over because it could not read it (corrupt, or of a schema this
-// vbd does not know), newest first, so that a caller can say so.
+// vbd does not know), newest first, so that a caller can say so. The
+// receipt is returned even when it is not trusted; FirstDistrusted then
+// says why.
 func (s Store) LatestReadable() (*Receipt, []byte, []Unreadable, error) {
 	ids, err := s.names()
 	if err != nil {

@@ -37,7 +37,8 @@ func (l *lastCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
-	r, raw, unreadable, err := receipt.Open(stateDir).LatestReadable()
+	store := receipt.Open(stateDir)
+	r, raw, unreadable, err := store.LatestReadable()
 	report.UnreadableReceipts(e.stderr, unreadable, err == nil)
 	if errors.Is(err, receipt.ErrNone) {
 		fmt.Fprintf(e.stderr, "vbd: no receipt yet for %s: run vbd first. Nothing is known to be verified (exit 2).\n", repo.Root)
@@ -46,6 +47,14 @@ func (l *lastCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
+	code := r.Verdict.Code
+	if why := store.FirstDistrusted(); why != nil {
+		// Shown as it is, but its verdict is not vbd's to stand by: a
+		// script that takes vbd last for the run must not read a forged
+		// pass (issue 21 §4).
+		fmt.Fprintf(e.stderr, "vbd: the latest receipt is not trusted, so its verdict stands for nothing (exit 2): %v\n", why)
+		code = exitcode.NothingVerified
+	}
 	switch {
 	case l.JSON:
 		if _, err := e.stdout.Write(raw); err != nil {
@@ -53,15 +62,15 @@ func (l *lastCmd) Run(ctx context.Context, g *Globals, e env) error {
 		}
 		return nil
 	case l.Verdict:
-		fmt.Fprintln(e.stdout, report.VerdictWord(r.Verdict.Code))
-		return &exitcode.CodeError{Code: r.Verdict.Code}
+		fmt.Fprintln(e.stdout, report.VerdictWord(code))
+		return &exitcode.CodeError{Code: code}
 	}
 	if !f.Machine {
-		report.ReceiptHeader(e.stdout, r, receipt.Open(stateDir).Path(r.ID), time.Now())
+		report.ReceiptHeader(e.stdout, r, store.Path(r.ID), time.Now())
 		fmt.Fprintln(e.stdout)
 	}
 	if err := f.Receipt(g.output(e, false), r); err != nil {
 		return err
 	}
-	return &exitcode.CodeError{Code: r.Verdict.Code}
+	return &exitcode.CodeError{Code: code}
 }
