@@ -67,8 +67,9 @@ func sessionOK(in Input) bool {
 // the hook from a background job of a harness other than Claude Code's,
 // or from a background job whose tool call has returned.
 
-// ownCap is true for the harnesses that end a loop of blocks themselves.
-func ownCap(n Name) bool { return n == Claude || n == Copilot }
+// endsLoopItself is true for the harnesses that end a loop of blocks
+// themselves (their Spec's ownCap says so).
+func endsLoopItself(n Name) bool { return specOf(n).ownCap.endsLoop }
 
 // transcriptMark is a transcript as it was at a counted block: its size
 // and a hash of its last bytes up to that size.
@@ -131,7 +132,7 @@ func markAt(path string, size int64) (transcriptMark, bool) {
 func countBlock(in Input, last blockRecord) (mark transcriptMark, from int, counted bool) {
 	path := transcriptOf(in)
 	if path == "" {
-		if ownCap(in.Harness) {
+		if endsLoopItself(in.Harness) {
 			return transcriptMark{}, last.Count, false
 		}
 		if last.Transcript.Path != "" {
@@ -149,7 +150,7 @@ func countBlock(in Input, last blockRecord) (mark transcriptMark, from int, coun
 	switch {
 	case !ok:
 		// Named but unreadable: no transcript vbd can see grow.
-		return transcriptMark{}, last.Count, !ownCap(in.Harness) && last.Transcript.Path == ""
+		return transcriptMark{}, last.Count, !endsLoopItself(in.Harness) && last.Transcript.Path == ""
 	case last.Count == 0 || last.Transcript.Path != path:
 		return now, 0, true
 	}

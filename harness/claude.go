@@ -29,7 +29,7 @@ var claudeSpec = Spec{
 		// Measured with --max-blocks 0: 9 block receipts, then "A hook
 		// blocked the turn from ending 9 consecutive times—overriding and
 		// ending turn" (docs/harness-contracts.md §14).
-		ownCap: ownCap{honours: 8, setting: "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8; measured"},
+		ownCap: ownCap{endsLoop: true, honours: 8, setting: "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP, default 8; measured"},
 	},
 	protocol: protocol{
 		respond:   respondClaude,

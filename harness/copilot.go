@@ -31,7 +31,7 @@ var copilotSpec = Spec{
 				"`vbd doctor` checks it.",
 			}
 		},
-		ownCap: ownCap{note: "note: with --max-blocks 0, Copilot CLI's own cap ends the turn after 8 consecutive blocks, without vbd's NOT verified message."},
+		ownCap: ownCap{endsLoop: true, note: "note: with --max-blocks 0, Copilot CLI's own cap ends the turn after 8 consecutive blocks, without vbd's NOT verified message."},
 	},
 	protocol: protocol{
 		respond:   respondCopilot,

@@ -26,7 +26,7 @@ var qwenSpec = Spec{
 		// that reaches it. Measured with --max-blocks 0 (0.24.4): 8 block
 		// receipts, then "Stop hook blocked continuation 8 consecutive
 		// times; overriding and ending the turn."
-		ownCap: ownCap{honours: 7, setting: "stopHookBlockingCap or QWEN_CODE_STOP_HOOK_BLOCK_CAP, default 8; measured"},
+		ownCap: ownCap{endsLoop: true, honours: 7, setting: "stopHookBlockingCap or QWEN_CODE_STOP_HOOK_BLOCK_CAP, default 8; measured"},
 	},
 	protocol: protocol{
 		respond: func(_ string, d Decision, notes []string) Answer {

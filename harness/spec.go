@@ -160,6 +160,11 @@ type ownCap struct {
 	// note is what vbd install says with --max-blocks 0 about a cap of the
 	// harness's own that honours cannot describe.
 	note string
+	// endsLoop is true when the harness ends a loop of stop blocks by
+	// itself (Claude Code and Copilot CLI after 8, Qwen Code after 7): there
+	// a block whose input names no transcript is not counted toward vbd's
+	// cap (harness/cap.go), since the harness's own cap ends the loop.
+	endsLoop bool
 	// loops, for a harness without one, is how many stops it made in 90 s
 	// with vbd's cap off (measured): vbd install warns.
 	loops int
