@@ -54,7 +54,8 @@ func findHooks(root, home, exe string) ([]Hook, []string) {
 			}
 			for _, en := range entries {
 				info := harness.InspectCommand(en.Command, exe)
-				if !info.Vbd {
+				if !info.Vbd || harness.IsGuardCommand(en.Command, exe) {
+					// The pre-tool guard is listed with the clients (clients.go).
 					continue
 				}
 				h := Hook{spec: spec, file: f.shown, where: f.where, event: en.Event, command: en.Command, info: info, timeout: en.Timeout, setTime: en.Timeout > 0}

@@ -78,6 +78,7 @@ func Run(ctx context.Context, o Options) error {
 		}
 	}
 	bad := printTable(w, hooks, trust, o.Prove, suite, suiteKnown) || len(unreadable) > 0
+	bad = printClients(w, hooks, clientFacts(repo.Root, o.Home, o.Exe)) || bad
 	fmt.Fprintln(w)
 	switch {
 	case bad || !proofOK:

@@ -201,6 +201,7 @@ func (g *gate) emit(a Answer) int {
 		return g.code
 	}
 	g.code = a.Code
+	g.rememberStop(a)
 	write(g.env.Stdout, a.Stdout)
 	write(g.env.Stderr, a.Stderr)
 	return a.Code

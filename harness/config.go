@@ -25,6 +25,8 @@ type Hook struct {
 	Command      string
 	Timeout      time.Duration
 	StartTimeout time.Duration
+	// Guard, when set, is the pre-tool guard's entry (GuardOf).
+	Guard *GuardHook
 }
 
 // container returns the object holding the event arrays: the top-level
@@ -210,6 +212,9 @@ func Merge(path string, data []byte, spec Spec, hook Hook, ours func(string) boo
 			arr = v.([]any)
 		}
 		events.set(e.Name, append(arr, entry(spec, hook.Command, timeout)))
+	}
+	if err := mergeGuard(path, events, spec, hook.Guard); err != nil {
+		return nil, err
 	}
 	return encodeDoc(doc), nil
 }

@@ -50,6 +50,12 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 	if g.dir == "" {
 		g.dir = "."
 	}
+	if a, ok := g.sameStop(ctx); len(problems) == 0 && ok {
+		// The first invocation's block, once; not counted, not recorded.
+		write(g.env.Stdout, a.Stdout)
+		write(g.env.Stderr, a.Stderr)
+		return a.Code
+	}
 	if len(problems) > 0 {
 		// Best effort: outside a repository the outcome is recorded in
 		// the fallback state dir (see store), so a locate error changes

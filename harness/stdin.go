@@ -33,7 +33,8 @@ func (g *gate) readInput(ctx context.Context) {
 			problem = err.Error()
 		}
 	}
-	g.in = Parse(name, data, g.env.Getenv)
+	g.in = senderOf(Parse(name, data, g.env.Getenv))
+	claimFromTranscript(&g.in)
 	if problem != "" {
 		g.in.Problem = problem
 	}

@@ -35,6 +35,7 @@ func harnessHook(ctx context.Context, o Options) error {
 		Command:      harness.HookCommand(exe, spec.Name, timing.Budget, o.Quick, o.MaxBlocks),
 		Timeout:      timing.Timeout,
 		StartTimeout: hookStartTimeout,
+		Guard:        guardHook(spec, exe, o.NoGuard),
 	}
 	ch, err := harness.Install(repo.Root, spec, hook, hookOwnedBy(exe))
 	if err != nil {
@@ -61,6 +62,7 @@ func harnessHook(ctx context.Context, o Options) error {
 		unit = fmt.Sprintf(" (written as %d ms)", timing.Timeout.Milliseconds())
 	}
 	fmt.Fprintf(w, "  timeout: %s%s, budget %s: %s\n", hookSecs(timing.Timeout), unit, hookSecs(timing.Budget), timing.Why)
+	guardLines(w, spec, hook.Guard, o.NoGuard)
 	if ch.Backup != "" {
 		fmt.Fprintf(w, "  backup:  %s\n", hookRel(repo.Root, ch.Backup))
 	}
@@ -176,7 +178,7 @@ func Executable() (string, error) {
 
 // ownedBy recognises vbd's own hook entries.
 func hookOwnedBy(exe string) func(string) bool {
-	return func(cmd string) bool { return harness.IsVbdCommand(cmd, exe) }
+	return func(cmd string) bool { return harness.IsVbdCommand(cmd, exe) || harness.IsGuardCommand(cmd, exe) }
 }
 
 func hookRel(root, p string) string {

@@ -32,6 +32,8 @@ type Options struct {
 	// StopGate is true when the command line asked for a stop gate
 	// (--max-blocks), which a harness that cannot refuse a stop refuses.
 	StopGate bool
+	// NoGuard leaves out the pre-tool guard (--no-guard).
+	NoGuard bool
 	// Measured, when set, is the suite time to size the hook from.
 	Measured time.Duration
 	// Environ is the environment a measuring run's checks start from.

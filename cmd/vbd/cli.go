@@ -23,6 +23,7 @@ type cli struct {
 	Run       runCmd       `cmd:"" default:"withargs" help:"Detect and run every check, then answer 0 verified, 1 failed, 2 nothing verified (the default command)."`
 	List      listCmd      `cmd:"" help:"Show the plan: each check, why it was chosen, and each candidate skipped with the reason."`
 	Hook      hookCmd      `cmd:"" help:"Answer an agent harness's stop hook in its own protocol (${harnesses}, auto)."`
+	Guard     guardCmd     `cmd:"" help:"Answer a harness's pre-tool hook: refuse the moves that walk around the gate, ask before an edit of its configuration (installed by vbd install)."`
 	Install   installCmd   `cmd:"" help:"Wire vbd into a harness or git: ${harnesses}, git (${bystanders} cannot refuse a stop: they get the git gate)."`
 	Uninstall uninstallCmd `cmd:"" help:"Remove vbd's wiring from a harness or git, restoring what was there."`
 	PreCommit preCommitCmd `cmd:"" name:"pre-commit" help:"Verify what git is about to commit (the index, never the work tree), scoped to the projects it touches; run by the hook 'vbd install git' writes."`

@@ -17,12 +17,13 @@ type installCmd struct {
 	Budget string `placeholder:"DUR" help:"Budget the installed hook passes to vbd (default: chosen from the suite's measured time)."`
 	// Harness hooks only.
 	MaxBlocks int           `default:"3" placeholder:"N" help:"Harness hooks: consecutive blocks before the gate lets a stop through with a message to the user (0 = never)."`
+	NoGuard   bool          `help:"Harness hooks: leave out the guard vbd installs on the harness's pre-tool event (vbd guard)."`
 	Measured  time.Duration `hidden:"" placeholder:"DUR" help:"Use this suite time instead of measuring it with a full run."`
 }
 
 func (i *installCmd) Run(ctx context.Context, g *Globals, kctx *kong.Context, e env) error {
 	o := install.Options{
-		Dir: g.Dir, Target: i.Target, Quick: i.Quick, Budget: i.Budget, MaxBlocks: i.MaxBlocks, Measured: i.Measured,
+		Dir: g.Dir, Target: i.Target, Quick: i.Quick, Budget: i.Budget, MaxBlocks: i.MaxBlocks, NoGuard: i.NoGuard, Measured: i.Measured,
 		StopGate: flagGiven(kctx, "max-blocks"), Environ: os.Environ(), Out: e.stdout, Notes: e.stderr,
 	}
 	if isTerminal(e.stderr) {

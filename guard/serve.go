@@ -1,0 +1,141 @@
+package guard
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/vbd-dev/vbd/harness"
+)
+
+// maxInput is the most stdin the guard reads: a tool call's input is a few
+// KB; a write of a large file can be more.
+const maxInput = 16 << 20
+
+// Env is the guard's process: its streams and environment.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Exe is the running vbd binary ("" when unknown).
+	Exe string
+}
+
+// Serve answers one pre-tool hook of harness n and returns the exit code
+// the harness must see. It never fails closed: an input it cannot read,
+// and a bug in the guard, allow the call (the stop gate still verifies),
+// with a note on stderr.
+func Serve(n harness.Name, e Env) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.Stderr, "vbd guard: internal error: %v: this is a bug in vbd; the tool call was not checked\n", r)
+			code = 0
+		}
+	}()
+	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxInput))
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "vbd guard: cannot read stdin: %v; the tool call was not checked\n", err)
+		return 0
+	}
+	m, err := harness.ParseInput(data)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "vbd guard: %v; the tool call was not checked\n", err)
+		return 0
+	}
+	cwd, _ := m["cwd"].(string)
+	ctx := Context{Home: e.Getenv("HOME"), GoEnvFile: GoEnvFile(e.Getenv), Cwd: cwd, Exe: e.Exe, BackgroundHint: backgroundHint(n)}
+	d := Check(ReadCall(m), ctx)
+	a := respond(dialectOf(n, m), d)
+	if a.stdout != "" {
+		fmt.Fprintln(e.Stdout, a.stdout)
+	}
+	if a.stderr != "" {
+		fmt.Fprintln(e.Stderr, a.stderr)
+	}
+	return a.code
+}
+
+func backgroundHint(n harness.Name) string {
+	if n == harness.Claude {
+		return "the Bash tool's own `run_in_background` (Claude Code's background facility)"
+	}
+	return ""
+}
+
+// dialect is how the harness that sent the input reads the answer.
+type dialect int
+
+const (
+	claudeDialect        dialect = iota // hookSpecificOutput.permissionDecision
+	copilotDialect                      // top-level permissionDecision (toolName/toolArgs input)
+	copilotPascalDialect                // Copilot CLI running Claude's hooks: exit 2 denies
+	codexDialect                        // exit 2 + stderr denies; no ask
+	geminiDialect                       // {"decision":"deny"}; no ask
+)
+
+// dialectOf names the answer's dialect from the harness on the command
+// line and the input's shape: Copilot CLI runs a repository's Claude hooks
+// with its own input.
+func dialectOf(n harness.Name, m map[string]any) dialect {
+	_, copilotArgs := m["toolArgs"]
+	_, tsIsString := m["timestamp"].(string)
+	_, hasMode := m["permission_mode"]
+	_, hasUseID := m["tool_use_id"]
+	switch {
+	case copilotArgs:
+		return copilotDialect
+	case n == harness.Copilot || (n == harness.Claude && tsIsString && !hasMode && !hasUseID):
+		return copilotPascalDialect
+	case n == harness.Codex:
+		return codexDialect
+	case n == harness.Gemini:
+		return geminiDialect
+	}
+	return claudeDialect
+}
+
+type answer struct {
+	stdout, stderr string
+	code           int
+}
+
+func respond(dl dialect, d Decision) answer {
+	if d.Verdict == Allow {
+		return answer{}
+	}
+	reason := "vbd guard: " + d.Reason()
+	verdict := d.Verdict.String()
+	switch dl {
+	case claudeDialect:
+		return answer{stdout: encode(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName": "PreToolUse", "permissionDecision": verdict, "permissionDecisionReason": reason,
+		}})}
+	case copilotDialect:
+		return answer{stdout: encode(map[string]any{"permissionDecision": verdict, "permissionDecisionReason": reason})}
+	case copilotPascalDialect:
+		if d.Verdict == Deny {
+			return answer{stderr: reason, code: 2}
+		}
+		return answer{stdout: encode(map[string]any{"permissionDecision": verdict, "permissionDecisionReason": reason})}
+	case codexDialect:
+		if d.Verdict == Deny {
+			return answer{stderr: reason, code: 2}
+		}
+	case geminiDialect:
+		if d.Verdict == Deny {
+			return answer{stdout: encode(map[string]any{"decision": "deny", "reason": reason})}
+		}
+	}
+	// Codex and Gemini CLI have no "ask": the edit goes ahead, and the
+	// stop gate compares the plan with the session's.
+	return answer{}
+}
+
+func encode(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return string(bytes.TrimSpace(b.Bytes()))
+}
