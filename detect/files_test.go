@@ -10,47 +10,27 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 // gitRepo makes a git work tree in a temporary directory with a tracked
 // file, an untracked file, an ignored file and an ignored directory.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed; ListFiles needs it")
-	}
 	// Keep the user's global excludes and hooks out of the result.
 	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	root := t.TempDir()
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	write := func(p, s string) {
-		t.Helper()
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run("init", "-q")
-	write(".gitignore", "*.log\nbuild/\n")
-	write("go.mod", goMod)
-	write("sub/tracked.go", goLib)
-	run("add", ".gitignore", "go.mod", "sub/tracked.go")
-	write("sub/new_test.go", goTest)          // untracked, not ignored
-	write("debug.log", "x")                   // ignored
-	write("build/Makefile", "test:\n\t./t\n") // ignored directory
-	write("with space/α.go", goLib)           // -z keeps names verbatim
-	return root
+	r := gittest.New(t)
+	r.Write(".gitignore", "*.log\nbuild/\n")
+	r.Write("go.mod", goMod)
+	r.Write("sub/tracked.go", goLib)
+	r.Git("add", ".gitignore", "go.mod", "sub/tracked.go")
+	r.Write("sub/new_test.go", goTest)          // untracked, not ignored
+	r.Write("debug.log", "x")                   // ignored
+	r.Write("build/Makefile", "test:\n\t./t\n") // ignored directory
+	r.Write("with space/α.go", goLib)           // -z keeps names verbatim
+	return r.Dir
 }
 
 func TestListFiles(t *testing.T) {
@@ -93,9 +73,7 @@ func TestListFilesEmptyRepository(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gittest.Run(t, dir, "init", "-q")
 	files, err := ListFiles(context.Background(), dir)
 	if err != nil || files == nil || len(files) != 0 {
 		t.Errorf("ListFiles = %#v, %v; want an empty non-nil list", files, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/internal/exitcode"
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 func TestChangedScopeOf(t *testing.T) {
@@ -73,20 +73,11 @@ func TestChangedScopeOf(t *testing.T) {
 }
 
 func TestFindChanged(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	dir := t.TempDir()
+	r := gittest.Open(t, dir)
 	git := func(args ...string) string {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-		return strings.TrimSpace(string(out))
+		return strings.TrimSpace(r.Git(args...))
 	}
 	write := func(p, s string) {
 		t.Helper()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/internal/gitshim"
+	"github.com/vbd-dev/vbd/internal/gittest"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/runner"
 	"github.com/vbd-dev/vbd/state"
@@ -108,15 +108,9 @@ func repo(t *testing.T, toml string) string {
 	if err := os.WriteFile(filepath.Join(dir, "sub", "keep"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "init"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = dir, env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	r := gittest.Open(t, dir)
+	r.Git("init", "-q")
+	r.Commit("init")
 	return dir
 }
 

@@ -3,28 +3,15 @@ package gate
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/gittest"
 	"github.com/vbd-dev/vbd/runner"
 )
-
-// gitIn runs git in dir for a test, with a hermetic config.
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t", "HOME="+t.TempDir())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
 
 func writeFile(t *testing.T, p, content string, mode os.FileMode) {
 	t.Helper()
@@ -77,10 +64,10 @@ func TestSandbox(t *testing.T) {
 	writeFile(t, filepath.Join(root, "run.sh"), "#!/bin/sh\n", 0o755)
 	writeFile(t, filepath.Join(root, ".gitignore"), "node_modules/\n*.log\nforced.txt\nlefthook-local.yml\n", 0o644)
 	writeFile(t, filepath.Join(root, "forced.txt"), "tracked though ignored\n", 0o644)
-	gitIn(t, root, "init", "-q")
-	gitIn(t, root, "add", "a.txt", "gone.txt", "run.sh", ".gitignore")
-	gitIn(t, root, "add", "-f", "forced.txt")
-	gitIn(t, root, "commit", "-qm", "init")
+	gittest.Run(t, root, "init", "-q")
+	gittest.Run(t, root, "add", "a.txt", "gone.txt", "run.sh", ".gitignore")
+	gittest.Run(t, root, "add", "-f", "forced.txt")
+	gittest.Run(t, root, "commit", "-qm", "init")
 	// The work tree as an agent leaves it: an unstaged edit, a staged
 	// one, an untracked file, a deleted file, ignored files, a symlink.
 	writeFile(t, filepath.Join(root, "a.txt"), "edited, not staged  \n", 0o644)
@@ -94,7 +81,7 @@ func TestSandbox(t *testing.T) {
 	if err := os.Symlink("a.txt", filepath.Join(root, "link")); err != nil {
 		t.Fatal(err)
 	}
-	head := gitIn(t, root, "rev-parse", "HEAD")
+	head := gittest.Run(t, root, "rev-parse", "HEAD")
 	before := snapshotOf(t, root)
 	stateDir := filepath.Join(root, ".git", "vbd")
 
@@ -111,21 +98,21 @@ func TestSandbox(t *testing.T) {
 	}
 	// The copy's index is every tracked and untracked file that is not
 	// ignored, as the work tree has it: nothing is left unstaged.
-	files := strings.Fields(gitIn(t, s.Dir, "ls-files"))
+	files := strings.Fields(gittest.Run(t, s.Dir, "ls-files"))
 	want := []string{".gitignore", "a.txt", "forced.txt", "link", "run.sh", "sub/new.txt"}
 	if !slices.Equal(files, want) {
 		t.Errorf("sandbox index %q, want %q", files, want)
 	}
-	if d := gitIn(t, s.Dir, "diff", "--name-only"); d != "" {
+	if d := gittest.Run(t, s.Dir, "diff", "--name-only"); d != "" {
 		t.Errorf("the sandbox has unstaged changes, which pre-commit would stash:\n%s", d)
 	}
-	if u := gitIn(t, s.Dir, "ls-files", "-o", "--exclude-standard"); u != "" {
+	if u := gittest.Run(t, s.Dir, "ls-files", "-o", "--exclude-standard"); u != "" {
 		t.Errorf("the sandbox has untracked files:\n%s", u)
 	}
-	if got := gitIn(t, s.Dir, "rev-parse", "HEAD"); got != head {
+	if got := gittest.Run(t, s.Dir, "rev-parse", "HEAD"); got != head {
 		t.Errorf("sandbox HEAD %s, want %s", got, head)
 	}
-	if d := gitIn(t, s.Dir, "diff", "HEAD", "--stat"); !strings.Contains(d, "a.txt") || !strings.Contains(d, "gone.txt") {
+	if d := gittest.Run(t, s.Dir, "diff", "HEAD", "--stat"); !strings.Contains(d, "a.txt") || !strings.Contains(d, "gone.txt") {
 		t.Errorf("git diff HEAD in the sandbox does not show the work tree's changes:\n%s", d)
 	}
 	data, err := os.ReadFile(filepath.Join(s.Dir, "a.txt"))
@@ -151,7 +138,7 @@ func TestSandbox(t *testing.T) {
 	// A fixer rewriting files in place touches only the copy.
 	writeFile(t, filepath.Join(s.Dir, "a.txt"), "fixed\n", 0o644)
 	writeFile(t, filepath.Join(s.Dir, "sub", "new.txt"), "fixed\n", 0o644)
-	gitIn(t, s.Dir, "add", "-A")
+	gittest.Run(t, s.Dir, "add", "-A")
 
 	if err := s.Remove(); err != nil {
 		t.Fatal(err)
@@ -189,7 +176,7 @@ func TestSandbox(t *testing.T) {
 func TestSandboxTmpInTree(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "a.txt"), "x\n", 0o644)
-	gitIn(t, root, "init", "-q")
+	gittest.Run(t, root, "init", "-q")
 	t.Setenv("TMPDIR", filepath.Join(root, "tmp"))
 	if err := os.MkdirAll(filepath.Join(root, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
@@ -236,7 +223,7 @@ func TestSandboxRun(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "a.txt"), "keep me  \n", 0o644)
-	gitIn(t, root, "init", "-q")
+	gittest.Run(t, root, "init", "-q")
 	before := snapshotOf(t, root)
 	checks := []detect.Check{{Name: "fixer", Sandbox: true, Dir: "."}}
 	tasks := []runner.Task{{Name: "fixer", Dir: root, Env: os.Environ(),

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 func TestIdentifyOwner(t *testing.T) {
@@ -374,7 +376,7 @@ func TestInstallWorktreeAndSubmodule(t *testing.T) {
 }
 
 func TestInstallOutsideGit(t *testing.T) {
-	_, err := Install(context.Background(), Git{Dir: t.TempDir(), Env: append(testEnv(t), "GIT_CEILING_DIRECTORIES=/")}, InstallOptions{Exe: "/opt/vbd"})
+	_, err := Install(context.Background(), Git{Dir: t.TempDir(), Env: append(gittest.Env(t), "GIT_CEILING_DIRECTORIES=/")}, InstallOptions{Exe: "/opt/vbd"})
 	if err == nil || !strings.Contains(err.Error(), "work tree") {
 		t.Errorf("Install outside git: %v, want an error naming the work tree", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vbd-dev/vbd/internal/gittest"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -287,7 +288,8 @@ func TestMaterialiseShallowClone(t *testing.T) {
 		src.write("a.txt", strconv.Itoa(i))
 		src.commitAll("c" + strconv.Itoa(i))
 	}
-	r := &repo{t: t, dir: filepath.Join(t.TempDir(), "clone"), env: src.env}
+	g := &gittest.Repo{TB: t, Dir: filepath.Join(t.TempDir(), "clone"), Env: src.env}
+	r := &repo{t: t, dir: g.Dir, env: g.Env, g: g}
 	src.git("clone", "-q", "--depth", "1", "file://"+src.dir, r.dir)
 	r.write("a.txt", "staged")
 	r.git("add", "a.txt")

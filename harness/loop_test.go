@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 // recordingRun wraps a fake run so the test sees what the receipt got.
@@ -159,22 +160,10 @@ func mustParse(t *testing.T, b []byte) map[string]any {
 // gitRepo makes a tiny committed repository.
 func gitRepo(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	dir := t.TempDir()
-	run := func(args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	run("init", "-q")
-	writeFile(t, filepath.Join(dir, "a.txt"), "one\n")
-	run("add", ".")
-	run("commit", "-q", "-m", "init")
+	r := gittest.New(t)
+	r.Write("a.txt", "one\n")
+	r.Commit("init")
+	dir := r.Dir
 	return dir
 }
 

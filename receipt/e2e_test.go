@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/vbd-dev/vbd/internal/gittest"
 	"github.com/vbd-dev/vbd/internal/testbin"
 )
 
@@ -25,7 +26,7 @@ func TestRealReceiptsMatchSchema(t *testing.T) {
 	sch := compileSchema(t)
 	bin := testbin.VBD(t)
 	home := t.TempDir()
-	env := append(gitEnv(home), "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "NO_COLOR=1",
+	env := append(gittest.Env(t), "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "NO_COLOR=1",
 		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	run := func(dir, stdin string, wantCode int, args ...string) string {
 		t.Helper()
@@ -41,11 +42,7 @@ func TestRealReceiptsMatchSchema(t *testing.T) {
 	}
 	gitIn := func(dir string, args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir, cmd.Env = dir, env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
+		(&gittest.Repo{TB: t, Dir: dir, Env: env}).Git(args...)
 	}
 
 	repo := newRepo(t)

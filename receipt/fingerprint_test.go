@@ -5,35 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
-
-// gitEnv isolates git from the machine's configuration and names the
-// committer, without touching the test process's environment.
-func gitEnv(home string) []string {
-	return append(os.Environ(),
-		"HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=vbd test", "GIT_AUTHOR_EMAIL=test@vbd.invalid",
-		"GIT_COMMITTER_NAME=vbd test", "GIT_COMMITTER_EMAIL=test@vbd.invalid")
-}
-
-func git(tb testing.TB, dir string, args ...string) string {
-	tb.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = gitEnv(tb.TempDir())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		tb.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
 
 func write(tb testing.TB, dir, name, content string) {
 	tb.Helper()
@@ -50,12 +29,12 @@ func write(tb testing.TB, dir, name, content string) {
 func newRepo(tb testing.TB) string {
 	tb.Helper()
 	dir := tb.TempDir()
-	git(tb, dir, "init", "-q")
+	gittest.Run(tb, dir, "init", "-q")
 	write(tb, dir, "a.go", "package a\n")
 	write(tb, dir, "sub/b.go", "package sub\n")
 	write(tb, dir, ".gitignore", "*.log\nbuild/\n")
-	git(tb, dir, "add", "-A")
-	git(tb, dir, "commit", "-qm", "init")
+	gittest.Run(tb, dir, "add", "-A")
+	gittest.Run(tb, dir, "commit", "-qm", "init")
 	return dir
 }
 
@@ -102,14 +81,14 @@ func TestFingerprintSensitive(t *testing.T) {
 		"staged-only change": {
 			// The work tree is the same before and after; only the index moves.
 			before: func(t *testing.T, dir string) { write(t, dir, "a.go", "package a // edited\n") },
-			change: func(t *testing.T, dir string) { git(t, dir, "add", "a.go") },
+			change: func(t *testing.T, dir string) { gittest.Run(t, dir, "add", "a.go") },
 		},
 		"staged file unstaged": {
 			before: func(t *testing.T, dir string) {
 				write(t, dir, "a.go", "package a // edited\n")
-				git(t, dir, "add", "a.go")
+				gittest.Run(t, dir, "add", "a.go")
 			},
-			change: func(t *testing.T, dir string) { git(t, dir, "reset", "-q", "a.go") },
+			change: func(t *testing.T, dir string) { gittest.Run(t, dir, "reset", "-q", "a.go") },
 		},
 		"executable bit": {
 			change: func(t *testing.T, dir string) {
@@ -120,10 +99,10 @@ func TestFingerprintSensitive(t *testing.T) {
 		},
 		"commit moves HEAD with a clean tree": {
 			before: func(t *testing.T, dir string) { write(t, dir, "a.go", "package a // next\n") },
-			change: func(t *testing.T, dir string) { git(t, dir, "commit", "-qam", "next") },
+			change: func(t *testing.T, dir string) { gittest.Run(t, dir, "commit", "-qam", "next") },
 		},
 		"assume-unchanged file edited": {
-			before: func(t *testing.T, dir string) { git(t, dir, "update-index", "--assume-unchanged", "a.go") },
+			before: func(t *testing.T, dir string) { gittest.Run(t, dir, "update-index", "--assume-unchanged", "a.go") },
 			change: func(t *testing.T, dir string) { write(t, dir, "a.go", "package a // hidden edit\n") },
 		},
 		"symlink retargeted": {
@@ -212,11 +191,11 @@ func TestFingerprintOutsideGit(t *testing.T) {
 
 func TestFingerprintFreshRepository(t *testing.T) {
 	dir := t.TempDir()
-	git(t, dir, "init", "-q")
+	gittest.Run(t, dir, "init", "-q")
 	empty := mustFingerprint(t, dir)
 	write(t, dir, "a.txt", "a\n")
 	untracked := mustFingerprint(t, dir)
-	git(t, dir, "add", "a.txt")
+	gittest.Run(t, dir, "add", "a.txt")
 	staged := mustFingerprint(t, dir)
 	if empty == untracked || untracked == staged {
 		t.Fatalf("fresh repo fingerprints not distinct: %s %s %s", empty, untracked, staged)
@@ -250,7 +229,7 @@ func TestStagedFingerprint(t *testing.T) {
 	if got := staged(); got != base {
 		t.Fatal("unstaged and untracked changes are not in a staged snapshot, but moved its fingerprint")
 	}
-	git(t, dir, "add", "a.go")
+	gittest.Run(t, dir, "add", "a.go")
 	if got := staged(); got == base {
 		t.Fatal("a staged change did not move the staged fingerprint")
 	}
@@ -262,7 +241,7 @@ func TestNestedRepositoryIsHashedByContent(t *testing.T) {
 	if err := os.MkdirAll(nested, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	git(t, nested, "init", "-q")
+	gittest.Run(t, nested, "init", "-q")
 	write(t, nested, "x.go", "package lib\n")
 	before := mustFingerprint(t, dir)
 	write(t, nested, "x.go", "package lib // changed\n")
@@ -437,27 +416,27 @@ func TestToolsOf(t *testing.T) {
 // plan (config, plan, `go version`), which is what a run pays.
 func BenchmarkFingerprint20k(b *testing.B) {
 	dir := b.TempDir()
-	git(b, dir, "init", "-q")
+	gittest.Run(b, dir, "init", "-q")
 	for d := range 200 {
 		for f := range 100 {
 			write(b, dir, fmt.Sprintf("pkg%03d/file%03d.go", d, f), fmt.Sprintf("package pkg%03d\n\n// File %d.\nvar V%d = %d\n", d, f, f, f))
 		}
 	}
 	write(b, dir, "go.mod", "module example.com/big\n\ngo 1.26\n")
-	git(b, dir, "add", "-A")
-	git(b, dir, "commit", "-qm", "20k files")
+	gittest.Run(b, dir, "add", "-A")
+	gittest.Run(b, dir, "commit", "-qm", "20k files")
 	// Files written in the same second as the index are "racily clean":
 	// every status re-reads them until git rewrites the index, which a
 	// fingerprint never does (it runs without optional locks). A working
 	// repository has had its index refreshed by the user's own git
 	// commands; the benchmark does that once, as they would.
 	time.Sleep(1100 * time.Millisecond)
-	git(b, dir, "update-index", "-q", "--really-refresh")
+	gittest.Run(b, dir, "update-index", "-q", "--really-refresh")
 	for i := range 5 {
 		write(b, dir, fmt.Sprintf("pkg%03d/file000.go", i), fmt.Sprintf("package pkg%03d\n\n// edited\n", i))
 		write(b, dir, fmt.Sprintf("pkg%03d/new.go", i), fmt.Sprintf("package pkg%03d\n", i))
 	}
-	out := git(b, dir, "ls-files")
+	out := gittest.Run(b, dir, "ls-files")
 	if n := strings.Count(out, "\n"); n < 20000 {
 		b.Fatalf("repository has %d tracked files", n)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/internal/gitshim"
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 // TestGitInvocations counts the git processes of the calls one run makes
@@ -29,8 +30,8 @@ func TestGitInvocations(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := newRepo(t)
 			write(t, dir, "Makefile", "test:\n\t./check.sh\n")
-			git(t, dir, "add", "Makefile")
-			git(t, dir, "commit", "-qm", "make")
+			gittest.Run(t, dir, "add", "Makefile")
+			gittest.Run(t, dir, "commit", "-qm", "make")
 			dirty(t, dir)
 			t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 			t.Setenv("GIT_CONFIG_NOSYSTEM", "1")

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 func TestGitCapturesStderrAndExitCode(t *testing.T) {
@@ -82,11 +84,7 @@ func TestHashFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	// git hashes the plain paths the same way on its own.
-	out, err := exec.Command("git", "-C", root, "hash-object", "new.txt", "clean.go").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	gitIDs := strings.Fields(string(out))
+	gitIDs := strings.Fields(gittest.Open(t, root).Output("hash-object", "new.txt", "clean.go"))
 	if ids[0] != gitIDs[0] || ids[2] != gitIDs[1] {
 		t.Errorf("ids = %q, git says %q", ids, gitIDs)
 	}

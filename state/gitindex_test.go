@@ -8,23 +8,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 // indexRepo makes a repository with one commit, then applies setup (git
 // commands run in it, each a list of arguments), and returns its root.
 func indexRepo(t *testing.T, initArgs []string, setup ...[]string) string {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	root := t.TempDir()
+	r := gittest.Open(t, root)
 	run := func(args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+root,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		if out, err := cmd.CombinedOutput(); err != nil {
+		if out, err := r.Try(args...); err != nil {
 			t.Skipf("git %s: %v\n%s", strings.Join(args, " "), err, out) // an old git without the feature
 		}
 	}
@@ -161,24 +157,15 @@ func TestReadIndexMatchesLsFiles(t *testing.T) {
 // conflict leaves a.txt unmerged: three stages in the index.
 func conflict(t *testing.T, root string) {
 	t.Helper()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+root,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
-		out, err := cmd.CombinedOutput()
-		if err != nil && args[0] != "merge" { // the merge fails: that is the point
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	r := gittest.Open(t, root)
+	git := r.Git
 	git("reset", "-q", "--hard") // drops the index-only long path
 	writeIndexFile(t, root, "a.txt", "other\n")
 	git("commit", "-qam", "other")
 	git("checkout", "-q", "-")
 	writeIndexFile(t, root, "a.txt", "mine\n")
 	git("commit", "-qam", "mine")
-	git("merge", "-q", "other")
+	_, _ = r.Try("merge", "-q", "other") // the merge fails: that is the point
 	out, err := Git(t.Context(), root, "ls-files", "-u")
 	if err != nil || len(out) == 0 {
 		t.Skipf("no conflict to read: %v", err)
@@ -199,14 +186,13 @@ func FuzzParseIndex(f *testing.F) {
 	if _, err := exec.LookPath("git"); err == nil {
 		for _, v := range []string{"2", "3", "4"} {
 			root := f.TempDir()
+			r := gittest.Open(f, root)
 			for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"update-index", "--index-version", v}} {
-				cmd := exec.Command("git", args...)
-				cmd.Dir = root
 				if v == "3" && args[0] == "add" {
 					_ = os.WriteFile(filepath.Join(root, "x"), []byte("x"), 0o644)
 				}
 				_ = os.WriteFile(filepath.Join(root, "f"+v), []byte(v), 0o644)
-				_ = cmd.Run()
+				_, _ = r.Try(args...)
 			}
 			if data, err := os.ReadFile(filepath.Join(root, ".git", "index")); err == nil {
 				f.Add(data)

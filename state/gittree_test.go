@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/internal/gitshim"
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 // treeRepo is a committed repository with an ignore rule, then a modified
@@ -28,27 +29,18 @@ func treeRepo(t *testing.T) string {
 	t.Setenv("GIT_COMMITTER_NAME", "vbd test")
 	t.Setenv("GIT_COMMITTER_EMAIL", "test@vbd.invalid")
 	root := realPath(t, t.TempDir())
-	runGit(t, root, "init", "-q")
+	gittest.Run(t, root, "init", "-q")
 	writeFile(t, root, ".gitignore", "*.log\nbuild/\n")
 	writeFile(t, root, "clean.go", "package a\n")
 	writeFile(t, root, "dirty.go", "package a\n")
 	writeFile(t, root, "sub/deep.go", "package sub\n")
-	runGit(t, root, "add", "-A")
-	runGit(t, root, "commit", "-qm", "init")
+	gittest.Run(t, root, "add", "-A")
+	gittest.Run(t, root, "commit", "-qm", "init")
 	writeFile(t, root, "dirty.go", "package a // edited\n")
 	writeFile(t, root, "new.txt", "untracked\n")
 	writeFile(t, root, "debug.log", "ignored\n")
 	writeFile(t, root, "build/out", "ignored\n")
 	return root
-}
-
-func runGit(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
 }
 
 func writeFile(t *testing.T, root, name, content string) {
@@ -93,7 +85,7 @@ func recheck(t *testing.T, tr *Tree) *Tree {
 func TestWalkTreeLocatesAndLists(t *testing.T) {
 	root := treeRepo(t)
 	writeFile(t, root, "gone.go", "package a\n")
-	runGit(t, root, "add", "gone.go")
+	gittest.Run(t, root, "add", "gone.go")
 	if err := os.Remove(filepath.Join(root, "gone.go")); err != nil {
 		t.Fatal(err)
 	}
@@ -197,10 +189,10 @@ func TestRecheckMatchesAFreshWalk(t *testing.T) {
 		"edit clean":    func(t *testing.T, root string) { writeFile(t, root, "clean.go", "package a // now\n") },
 		"edit dirty":    func(t *testing.T, root string) { writeFile(t, root, "dirty.go", "package a // again\n") },
 		"new untracked": func(t *testing.T, root string) { writeFile(t, root, "sub/more.txt", "x\n") },
-		"stage":         func(t *testing.T, root string) { runGit(t, root, "add", "dirty.go") },
+		"stage":         func(t *testing.T, root string) { gittest.Run(t, root, "add", "dirty.go") },
 		"commit": func(t *testing.T, root string) {
-			runGit(t, root, "add", "-A")
-			runGit(t, root, "commit", "-qm", "more")
+			gittest.Run(t, root, "add", "-A")
+			gittest.Run(t, root, "commit", "-qm", "more")
 		},
 		"remove tracked": func(t *testing.T, root string) {
 			if err := os.Remove(filepath.Join(root, "clean.go")); err != nil {
@@ -214,10 +206,10 @@ func TestRecheckMatchesAFreshWalk(t *testing.T) {
 		},
 		"nested repository": func(t *testing.T, root string) {
 			nested := filepath.Join(root, "vendor-repo")
-			runGit(t, root, "init", "-q", nested)
+			gittest.Run(t, root, "init", "-q", nested)
 			writeFile(t, nested, "f.txt", "nested\n")
-			runGit(t, nested, "add", "f.txt")
-			runGit(t, nested, "commit", "-qm", "nested")
+			gittest.Run(t, nested, "add", "f.txt")
+			gittest.Run(t, nested, "commit", "-qm", "nested")
 		},
 		"symlink": func(t *testing.T, root string) {
 			if err := os.Symlink("sub", filepath.Join(root, "link")); err != nil {
@@ -225,7 +217,7 @@ func TestRecheckMatchesAFreshWalk(t *testing.T) {
 			}
 		},
 		"assume unchanged edit": func(t *testing.T, root string) {
-			runGit(t, root, "update-index", "--assume-unchanged", "clean.go")
+			gittest.Run(t, root, "update-index", "--assume-unchanged", "clean.go")
 			writeFile(t, root, "clean.go", "package a // hidden\n")
 		},
 	}
@@ -267,7 +259,7 @@ func TestChanged(t *testing.T) {
 			modified: []string{"dirty.go"},
 		},
 		"revert the user's edit": {
-			change:   func(t *testing.T, root string) { runGit(t, root, "checkout", "--", "dirty.go") },
+			change:   func(t *testing.T, root string) { gittest.Run(t, root, "checkout", "--", "dirty.go") },
 			modified: []string{"dirty.go"},
 		},
 		"add untracked files": {
@@ -291,7 +283,7 @@ func TestChanged(t *testing.T) {
 		"stage a new file": {
 			change: func(t *testing.T, root string) {
 				writeFile(t, root, "staged.go", "package a\n")
-				runGit(t, root, "add", "staged.go")
+				gittest.Run(t, root, "add", "staged.go")
 			},
 			added: []string{"staged.go"},
 		},

@@ -3,23 +3,18 @@ package state
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vbd-dev/vbd/internal/gitshim"
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 func gitInit(t *testing.T, dir string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v: %s", err, out)
-	}
+	gittest.Run(t, "", "init", "-q", dir)
 }
 
 // realPath resolves symlinks (a temp dir under /tmp may be one on macOS).

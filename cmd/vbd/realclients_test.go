@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
 // clientTimeout bounds one client run: four turns of a small Go test.
@@ -307,17 +309,9 @@ func makeFixture(t *testing.T, repo, name string) {
 			t.Fatal(err)
 		}
 	}
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"-c", "user.name=t", "-c", "user.email=t@example.com", "add", "-A"},
-		{"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	r := gittest.Open(t, repo)
+	r.Git("init", "-q", "-b", "main")
+	r.Commit("fixture")
 }
 
 // assertStops checks how many times the agent tried to stop (its turns,
