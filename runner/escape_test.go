@@ -31,6 +31,19 @@ func gone(pid int) bool {
 	return os.IsNotExist(err)
 }
 
+// waitGone waits until pid has been reaped, polling /proc, for up to
+// 10 s (a loaded machine reaps late; a process that is never reaped
+// fails at the deadline, not at a guess of how long reaping takes).
+func waitGone(pid int) bool {
+	for deadline := time.Now().Add(10 * time.Second); !gone(pid); {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return true
+}
+
 // A process that escapes the check's group with setsid is found after the
 // check ends, killed, reaped and reported; a concurrent check and a child
 // vbd started itself (as it starts git) are left alone.
@@ -57,11 +70,7 @@ func TestEscapedProcessIsKilledAndReported(t *testing.T) {
 		t.Fatalf("Escaped = %+v, want the one sleep %s", r.Escaped, secs)
 	}
 	pid := r.Escaped[0].PID
-	deadline := time.Now().Add(3 * time.Second)
-	for !gone(pid) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !gone(pid) {
+	if !waitGone(pid) {
 		st, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		t.Errorf("escaped process %d still exists (killed but not reaped?): %s", pid, st)
 	}
@@ -86,11 +95,8 @@ func TestLeftoverInGroupIsReported(t *testing.T) {
 	if len(rs[0].Escaped) != 1 || !strings.Contains(rs[0].Escaped[0].Cmd, "sleep "+secs) {
 		t.Fatalf("Escaped = %+v", rs[0].Escaped)
 	}
-	if pid := rs[0].Escaped[0].PID; !gone(pid) {
-		time.Sleep(200 * time.Millisecond)
-		if !gone(pid) {
-			t.Errorf("left-over %d not reaped", pid)
-		}
+	if pid := rs[0].Escaped[0].PID; !waitGone(pid) {
+		t.Errorf("left-over %d not reaped", pid)
 	}
 }
 
