@@ -72,6 +72,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"exits":     cmdExits,
 			"backdate":  cmdBackdate,
 			"procs":     cmdProcs,
+			"mask":      cmdMask,
 		},
 	}
 }
@@ -328,6 +329,41 @@ func goEnv(names ...string) [][2]string {
 		}
 	}
 	return kvs
+}
+
+// maskRules are what changes between two runs of the same script: times
+// (1m02s, 1.2s, 340ms, 12µs), the work dir, a run's log directory, the
+// state dir's hash of the work dir, and the column padding a time's width
+// changes.
+var maskRules = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`[0-9]+m[0-9]{2}s`), "T"},
+	{regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(µs|ms|s)\b`), "T"},
+	{regexp.MustCompile(`/logs/[^/\s]+/`), "/logs/RUN/"},
+	{regexp.MustCompile(`(/vbd/[^/\s]+-)[0-9a-f]{12}/`), "${1}H/"}, // a state dir outside git: a hash of the root
+	{regexp.MustCompile(`(?m) +$`), ""},
+	{regexp.MustCompile(`([^ \n])   +`), "$1  "},
+	{regexp.MustCompile(`(?m)^-+$`), "---"},
+}
+
+// cmdMask writes FILE (or stdout, stderr) to OUT with what changes
+// between runs masked (maskRules), so a script can cmp a run's whole
+// table, plan or summary against a golden: mask FILE OUT. It masks
+// nothing else: every word, row and line of the output stays.
+func cmdMask(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || neg {
+		ts.Fatalf("usage: mask FILE OUT")
+	}
+	text := ts.ReadFile(args[0])
+	if work := ts.Getenv("WORK"); work != "" {
+		text = strings.ReplaceAll(text, work, "$WORK")
+	}
+	for _, r := range maskRules {
+		text = r.re.ReplaceAllString(text, r.with)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o644))
 }
 
 // cmdProcs is pgrep -f for this script alone: procs REGEXP succeeds when a
