@@ -332,9 +332,10 @@ func goEnv(names ...string) [][2]string {
 }
 
 // maskRules are what changes between two runs of the same script: times
-// (1m02s, 1.2s, 340ms, 12µs), the work dir, a run's log directory, the
-// state dir's hash of the work dir, and the column padding a time's width
-// changes.
+// (1m02s, 1.2s, 340ms, 12µs), the clock time of the evidence ratchet's
+// warning, go's "(cached)" (which depends on what ran before), the work
+// dir, a run's log directory, the state dir's hash of the work dir, and
+// the column padding a time's width changes.
 var maskRules = []struct {
 	re   *regexp.Regexp
 	with string
@@ -343,6 +344,8 @@ var maskRules = []struct {
 	{regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(µs|ms|s)\b`), "T"},
 	{regexp.MustCompile(`/logs/[^/\s]+/`), "/logs/RUN/"},
 	{regexp.MustCompile(`(/vbd/[^/\s]+-)[0-9a-f]{12}/`), "${1}H/"}, // a state dir outside git: a hash of the root
+	{regexp.MustCompile(` than at ([0-9]{4}-[0-9]{2}-[0-9]{2} )?[0-9]{2}:[0-9]{2}\b`), " than at CLOCK"}, // the ratchet's warning
+	{regexp.MustCompile(` \(cached\)`), ""}, // whether go replayed a result: another script may have warmed its cache
 	{regexp.MustCompile(`(?m) +$`), ""},
 	{regexp.MustCompile(`([^ \n])   +`), "$1  "},
 	{regexp.MustCompile(`(?m)^-+$`), "---"},
@@ -351,7 +354,9 @@ var maskRules = []struct {
 // cmdMask writes FILE (or stdout, stderr) to OUT with what changes
 // between runs masked (maskRules), so a script can cmp a run's whole
 // table, plan or summary against a golden: mask FILE OUT. It masks
-// nothing else: every word, row and line of the output stays.
+// nothing else: every word, row and line of the output stays. OUT goes
+// in $HOME (beside the work dir, removed with it), never in the fixture's
+// tree, where a new file would change the next run's fingerprint.
 func cmdMask(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 || neg {
 		ts.Fatalf("usage: mask FILE OUT")
