@@ -331,11 +331,13 @@ func goEnv(names ...string) [][2]string {
 	return kvs
 }
 
-// maskRules are what changes between two runs of the same script: times
-// (1m02s, 1.2s, 340ms, 12µs), the clock time of the evidence ratchet's
-// warning, go's "(cached)" (which depends on what ran before), the work
-// dir, a run's log directory, the state dir's hash of the work dir, and
-// the column padding a time's width changes.
+// maskRules are what changes between two runs of the same script, in
+// order: times (1m02s, 1.2s, 340ms, 12µs); a run's log directory; the
+// state dir outside git, named by a hash of the root; the clock time of a
+// reused run or of the evidence ratchet's baseline; a temp dir's random
+// name; a fingerprint (of the tree and the run's inputs); go's
+// "(cached)", which depends on what ran before; and the column padding a
+// time's width changes. cmdMask replaces the work dir itself first.
 var maskRules = []struct {
 	re   *regexp.Regexp
 	with string
@@ -343,9 +345,11 @@ var maskRules = []struct {
 	{regexp.MustCompile(`[0-9]+m[0-9]{2}s`), "T"},
 	{regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(µs|ms|s)\b`), "T"},
 	{regexp.MustCompile(`/logs/[^/\s]+/`), "/logs/RUN/"},
-	{regexp.MustCompile(`(/vbd/[^/\s]+-)[0-9a-f]{12}/`), "${1}H/"}, // a state dir outside git: a hash of the root
-	{regexp.MustCompile(` than at ([0-9]{4}-[0-9]{2}-[0-9]{2} )?[0-9]{2}:[0-9]{2}\b`), " than at CLOCK"}, // the ratchet's warning
-	{regexp.MustCompile(` \(cached\)`), ""}, // whether go replayed a result: another script may have warmed its cache
+	{regexp.MustCompile(`(/vbd/[^/\s]+-)[0-9a-f]{12}/`), "${1}H/"},
+	{regexp.MustCompile(` at ([0-9]{4}-[0-9]{2}-[0-9]{2} )?[0-9]{2}:[0-9]{2}(:[0-9]{2})?\b`), " at CLOCK"},
+	{regexp.MustCompile(`(/\.tmp/[^/\s]+-)[0-9]+/`), "${1}N/"},
+	{regexp.MustCompile(`\btree [0-9a-f]{6}\b`), "tree H"},
+	{regexp.MustCompile(` \(cached\)`), ""},
 	{regexp.MustCompile(`(?m) +$`), ""},
 	{regexp.MustCompile(`([^ \n])   +`), "$1  "},
 	{regexp.MustCompile(`(?m)^-+$`), "---"},
