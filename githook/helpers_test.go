@@ -31,10 +31,6 @@ func (r *repo) git(args ...string) string {
 	return r.g.Git(args...)
 }
 
-func (r *repo) gitErr(args ...string) (string, error) {
-	return r.g.Try(args...)
-}
-
 // write creates a file (and its directories) in the work tree.
 func (r *repo) write(name, content string) {
 	r.t.Helper()
