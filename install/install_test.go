@@ -104,7 +104,8 @@ func TestHarnessRoundTrip(t *testing.T) {
 			"  backup:  .claude/settings.json",
 		}},
 		{"uninstall", true, Options{}, []string{
-			fmt.Sprintf("vbd: removed %d vbd hook(s) and", len(spec.Events)) + " .claude/settings.json, which held nothing else (backup: .claude/settings.json",
+			// The stop events and the pre-tool guard.
+			fmt.Sprintf("vbd: removed %d vbd hook(s) and", len(spec.Events)+1) + " .claude/settings.json, which held nothing else (backup: .claude/settings.json",
 		}},
 		{"uninstall again", true, Options{}, []string{
 			"vbd: Claude Code has no vbd hooks in .claude/settings.json; nothing changed\n",
