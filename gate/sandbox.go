@@ -48,19 +48,6 @@ type Sandbox struct {
 	scratch *state.Scratch
 }
 
-// sandboxEnv is the environment of git commands in a sandbox or the
-// real repository: vbd's own without git's repository variables, so
-// that nothing can point them at the user's index.
-func sandboxEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); !state.RepoEnvVar(k) {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
 // NewSandbox copies the work tree at root into a new sandbox. stateDir
 // is the repository's vbd state dir (crash-recovery records, and the
 // fallback parent). env is the environment git runs with (nil: vbd's).
@@ -68,7 +55,7 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if env == nil {
 		env = os.Environ()
 	}
-	env = sandboxEnv(env)
+	env = state.WithoutRepoEnv(env)
 	parent, err := sandboxParent(root, stateDir)
 	if err != nil {
 		return nil, err
@@ -392,7 +379,7 @@ func sandboxTasks(tasks []runner.Task, runnable []detect.Check, root, stateDir s
 			continue
 		}
 		t := &tasks[i]
-		env := sandboxEnv(t.Env)
+		env := state.WithoutRepoEnv(t.Env)
 		// The check's own git commands must see the copy's repository,
 		// never one that an inherited GIT_DIR names.
 		t.Env = env

@@ -102,73 +102,6 @@ func splitNUL(out []byte) []string {
 	return entries
 }
 
-// repoVar reports whether an environment variable points git at a
-// particular repository, work tree, index or object store. Inside a hook
-// these name the user's repository; git run in a snapshot must not see
-// them, or it would read (and a check might write) the real index.
-func repoVar(k string) bool {
-	switch k {
-	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-		"GIT_PREFIX", "GIT_NAMESPACE", "GIT_IMPLICIT_WORK_TREE",
-		"GIT_GRAFT_FILE", "GIT_SHALLOW_FILE", "GIT_QUARANTINE_PATH":
-		return true
-	}
-	return false
-}
-
-// pathVar reports whether a repository variable holds a path that git
-// resolves against its working directory.
-func pathVar(k string) bool {
-	switch k {
-	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY":
-		return true
-	}
-	return false
-}
-
-// AbsEnv returns env with git's repository paths made absolute against dir.
-// git passes a pre-commit hook GIT_INDEX_FILE=.git/index, relative to the
-// work-tree root where the hook starts; a check that runs git from a
-// subdirectory would otherwise look for web/.git/index.
-func AbsEnv(env []string, dir string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, v, ok := strings.Cut(kv, "=")
-		if ok && pathVar(k) && v != "" && !filepath.IsAbs(v) {
-			kv = k + "=" + filepath.Join(dir, v)
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-// StripRepoEnv returns env without the variables that point git at a
-// repository or an index, so that git started in a snapshot finds the
-// snapshot's own repository.
-func StripRepoEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); repoVar(k) {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-// RepoEnvNames returns the names of env's repository variables, for a
-// caller that must unset them in its own process (checks inherit it).
-func RepoEnvNames(env []string) []string {
-	var names []string
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); repoVar(k) {
-			names = append(names, k)
-		}
-	}
-	return names
-}
-
 // OwnIndex reports whether the repository and index that g.Env names
 // (inside a hook: GIT_INDEX_FILE, and GIT_DIR in some setups) are the ones
 // git finds from g.Dir without any repository variables. Only then may
@@ -202,7 +135,7 @@ func ownIndex(ctx context.Context, g Git, f repoFacts) (bool, error) {
 		// (a commit's hook pays for every one).
 		b = []string{f.gitDir, state.RealPath(filepath.Join(f.gitDir, "index"))}
 	} else {
-		plain := Git{Dir: g.Dir, Env: StripRepoEnv(envOrProcess(g.Env))}
+		plain := Git{Dir: g.Dir, Env: state.WithoutRepoEnv(envOrProcess(g.Env))}
 		own, err := plain.output(ctx, "rev-parse", "--absolute-git-dir", "--git-path", "index")
 		if err != nil {
 			return false, nil //nolint:nilerr // git finds no repository here without the variables: not its own index
@@ -217,7 +150,7 @@ func ownIndex(ctx context.Context, g Git, f repoFacts) (bool, error) {
 // changes which repository git finds (GIT_PREFIX only names the directory
 // the command started in).
 func onlyIndexVars(env []string) bool {
-	for _, name := range RepoEnvNames(env) {
+	for _, name := range state.RepoEnvNames(env) {
 		if name != "GIT_INDEX_FILE" && name != "GIT_PREFIX" {
 			return false
 		}

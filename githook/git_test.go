@@ -3,28 +3,8 @@ package githook
 import (
 	"context"
 	"path/filepath"
-	"slices"
 	"testing"
 )
-
-func TestAbsEnv(t *testing.T) {
-	in := []string{"GIT_INDEX_FILE=.git/index", "GIT_DIR=/abs/.git/worktrees/wt", "GIT_WORK_TREE=", "PATH=bin:/usr/bin", "GIT_PREFIX=sub/"}
-	want := []string{"GIT_INDEX_FILE=/repo/.git/index", "GIT_DIR=/abs/.git/worktrees/wt", "GIT_WORK_TREE=", "PATH=bin:/usr/bin", "GIT_PREFIX=sub/"}
-	if got := AbsEnv(in, "/repo"); !slices.Equal(got, want) {
-		t.Errorf("AbsEnv = %q\nwant %q", got, want)
-	}
-}
-
-func TestStripRepoEnv(t *testing.T) {
-	in := []string{"GIT_INDEX_FILE=/r/.git/index.lock", "GIT_DIR=/r/.git", "GIT_AUTHOR_NAME=me", "GIT_EDITOR=:", "HOME=/h", "GIT_OBJECT_DIRECTORY=/o", "GIT_WORK_TREE=/r"}
-	want := []string{"GIT_AUTHOR_NAME=me", "GIT_EDITOR=:", "HOME=/h"}
-	if got := StripRepoEnv(in); !slices.Equal(got, want) {
-		t.Errorf("StripRepoEnv = %q\nwant %q", got, want)
-	}
-	if got := RepoEnvNames(in); !slices.Equal(got, []string{"GIT_INDEX_FILE", "GIT_DIR", "GIT_OBJECT_DIRECTORY", "GIT_WORK_TREE"}) {
-		t.Errorf("RepoEnvNames = %q", got)
-	}
-}
 
 func TestExcludePattern(t *testing.T) {
 	tests := map[string]string{

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -61,7 +60,7 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 	if !repo.IsGit() {
 		return nil, exitcode.Usagef("vbd pre-commit: %s is not inside a git work tree", repo.Root)
 	}
-	git := Git{Dir: repo.Root, Env: AbsEnv(req.Environ, req.Cwd)}
+	git := Git{Dir: repo.Root, Env: state.AbsRepoEnv(req.Environ, req.Cwd)}
 	staged, err := Inspect(ctx, git)
 	if err != nil {
 		return nil, fmt.Errorf("read what is being committed: %w", err)
@@ -85,7 +84,12 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 	greq := gate.Request{
 		Dir: repo.Root, Quick: req.Quick, Budget: req.Budget, Progress: req.Progress,
 		Caller: receipt.Caller{Kind: gate.CallerGit}, Verified: "work tree (matches the index)",
-		Environ: CheckEnv(req.Environ),
+		// Checks never see the hook's GIT_INDEX_FILE or GIT_DIR: a check
+		// that makes a git repository of its own (the tests of any git
+		// tool do) would stage its files into the index being committed.
+		// In place they find the same repository and index without them;
+		// in a snapshot, the snapshot's own.
+		Environ: state.WithoutRepoEnv(req.Environ),
 	}
 	var snap *Snapshot
 	if !staged.WorkTreeMatches() || !ownIndex {
@@ -126,20 +130,6 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 	// checked again against the tree the checks ran on.
 	_, rerr := v.Save(nil)
 	return &PreCommitResult{Verification: v, Merge: merge, ReceiptErr: rerr}, nil
-}
-
-// CheckEnv is environ without git's repository variables. Checks must
-// never see the hook's GIT_INDEX_FILE or GIT_DIR: a check that makes a git
-// repository of its own (the tests of any git tool do) would stage its
-// files into the index being committed, which git then records. In place
-// they find the same repository and index without them; in a snapshot,
-// the snapshot's own.
-func CheckEnv(environ []string) []string {
-	drop := RepoEnvNames(environ)
-	return slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
-		k, _, _ := strings.Cut(kv, "=")
-		return slices.Contains(drop, k)
-	})
 }
 
 // checkRoot is the project root a check belongs to.

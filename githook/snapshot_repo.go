@@ -19,7 +19,7 @@ import (
 // the hook's repository variables removed, so it cannot reach the real
 // repository's index.
 func initRepo(ctx context.Context, g Git, real realRepo, dir string, entries []byte) error {
-	snap := Git{Dir: dir, Env: StripRepoEnv(envOrProcess(g.Env))}
+	snap := Git{Dir: dir, Env: state.WithoutRepoEnv(envOrProcess(g.Env))}
 	// An empty template: no sample hooks, nothing the snapshot does not need.
 	if _, err := snap.output(ctx, "init", "--quiet", "--template=", "--object-format="+real.format, dir); err != nil {
 		return err
@@ -112,7 +112,7 @@ func fillSubmodule(ctx context.Context, env []string, base, src, sha, dst, name 
 	if depth >= maxSubmoduleDepth {
 		return fmt.Sprintf("submodule %s is nested too deep, so the snapshot holds it empty", name), nil
 	}
-	sub := Git{Dir: src, Env: StripRepoEnv(envOrProcess(env))}
+	sub := Git{Dir: src, Env: state.WithoutRepoEnv(envOrProcess(env))}
 	out, err := sub.output(ctx, "rev-parse", "--show-toplevel", "--absolute-git-dir")
 	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if err != nil || len(lines) != 2 || state.RealPath(lines[0]) != state.RealPath(src) {
@@ -131,7 +131,7 @@ func fillSubmodule(ctx context.Context, env []string, base, src, sha, dst, name 
 	// GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE point git at the
 	// submodule's objects, the snapshot's directory and a private index:
 	// the submodule's own index and work tree are never touched.
-	into := Git{Dir: dst, Env: append(StripRepoEnv(envOrProcess(env)), "GIT_DIR="+lines[1], "GIT_WORK_TREE="+dst, "GIT_INDEX_FILE="+idx.Name())}
+	into := Git{Dir: dst, Env: append(state.WithoutRepoEnv(envOrProcess(env)), "GIT_DIR="+lines[1], "GIT_WORK_TREE="+dst, "GIT_INDEX_FILE="+idx.Name())}
 	if _, err := into.output(ctx, "read-tree", sha); err != nil {
 		return "", fmt.Errorf("snapshot submodule %s: %w", name, err)
 	}
@@ -158,6 +158,8 @@ func fillSubmodule(ctx context.Context, env []string, base, src, sha, dst, name 
 	return strings.Join(notes, "; "), nil
 }
 
+// envOrProcess is env, or the process's environment when env is nil (a
+// Git's Env says nil means the process's).
 func envOrProcess(env []string) []string {
 	if env == nil {
 		return os.Environ()

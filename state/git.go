@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -108,7 +109,7 @@ func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 	cmd.Dir = g.Dir
 	env := g.Env
 	if env == nil {
-		env = withoutRepoEnv(os.Environ())
+		env = WithoutRepoEnv(os.Environ())
 	}
 	// Appended last, these win over any inherited value.
 	env = append(env[:len(env):len(env)], "LC_ALL=C")
@@ -149,13 +150,58 @@ func RepoEnvVar(k string) bool {
 	return false
 }
 
-// withoutRepoEnv returns env without git's repository variables.
-func withoutRepoEnv(env []string) []string {
+// repoPathVar reports whether a repository variable holds a path that git
+// resolves against its working directory.
+func repoPathVar(k string) bool {
+	switch k {
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY":
+		return true
+	}
+	return false
+}
+
+// WithoutRepoEnv returns a copy of env without git's repository variables:
+// the environment of git started in another tree (a snapshot, a sandbox)
+// and of every check, so that nothing it runs can reach the hook's index.
+// nil stays nil, so a caller's "nil: the process's environment" keeps its
+// meaning (GitCmd's drops the variables itself).
+func WithoutRepoEnv(env []string) []string {
+	if env == nil {
+		return nil
+	}
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		if k, _, _ := strings.Cut(kv, "="); !RepoEnvVar(k) {
 			out = append(out, kv)
 		}
+	}
+	return out
+}
+
+// RepoEnvNames returns the names of env's repository variables, for a
+// caller that must know which ones a hook was given.
+func RepoEnvNames(env []string) []string {
+	var names []string
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); RepoEnvVar(k) {
+			names = append(names, k)
+		}
+	}
+	return names
+}
+
+// AbsRepoEnv returns env with git's repository paths made absolute against
+// dir. git passes a pre-commit hook GIT_INDEX_FILE=.git/index, relative to
+// the work-tree root where the hook starts; a check that runs git from a
+// subdirectory would otherwise look for web/.git/index.
+func AbsRepoEnv(env []string, dir string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && repoPathVar(k) && v != "" && !filepath.IsAbs(v) {
+			kv = k + "=" + filepath.Join(dir, v)
+		}
+		out = append(out, kv)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,5 +120,24 @@ func TestGitDropsInheritedRepoVariables(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != "/explicit/index" {
 		t.Errorf("index %q, want the explicit /explicit/index", got)
+	}
+}
+
+func TestAbsRepoEnv(t *testing.T) {
+	in := []string{"GIT_INDEX_FILE=.git/index", "GIT_DIR=/abs/.git/worktrees/wt", "GIT_WORK_TREE=", "PATH=bin:/usr/bin", "GIT_PREFIX=sub/"}
+	want := []string{"GIT_INDEX_FILE=/repo/.git/index", "GIT_DIR=/abs/.git/worktrees/wt", "GIT_WORK_TREE=", "PATH=bin:/usr/bin", "GIT_PREFIX=sub/"}
+	if got := AbsRepoEnv(in, "/repo"); !slices.Equal(got, want) {
+		t.Errorf("AbsRepoEnv = %q\nwant %q", got, want)
+	}
+}
+
+func TestWithoutRepoEnv(t *testing.T) {
+	in := []string{"GIT_INDEX_FILE=/r/.git/index.lock", "GIT_DIR=/r/.git", "GIT_AUTHOR_NAME=me", "GIT_EDITOR=:", "HOME=/h", "GIT_OBJECT_DIRECTORY=/o", "GIT_WORK_TREE=/r"}
+	want := []string{"GIT_AUTHOR_NAME=me", "GIT_EDITOR=:", "HOME=/h"}
+	if got := WithoutRepoEnv(in); !slices.Equal(got, want) {
+		t.Errorf("WithoutRepoEnv = %q\nwant %q", got, want)
+	}
+	if got := RepoEnvNames(in); !slices.Equal(got, []string{"GIT_INDEX_FILE", "GIT_DIR", "GIT_OBJECT_DIRECTORY", "GIT_WORK_TREE"}) {
+		t.Errorf("RepoEnvNames = %q", got)
 	}
 }
