@@ -82,7 +82,7 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if err != nil {
 		return nil, fmt.Errorf("list the files to copy: %w", err)
 	}
-	files, err := copyTree(ctx, root, s.Dir, splitNUL(out))
+	files, err := copyTree(ctx, root, s.Dir, state.SplitNUL(out))
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +336,7 @@ func (s *Sandbox) linkDependencies(ctx context.Context, real state.GitCmd, root 
 		return fmt.Errorf("find ignored dependency directories: %w", err)
 	}
 	var exclude strings.Builder
-	for _, e := range splitNUL(out) {
+	for _, e := range state.SplitNUL(out) {
 		p := strings.TrimSuffix(e, "/")
 		if p == e || !dependencyDirs[path.Base(p)] {
 			continue
@@ -395,16 +395,6 @@ func sandboxTasks(tasks []runner.Task, runnable []detect.Check, root, stateDir s
 			return dir, func() { _ = s.Remove() }, nil
 		}
 	}
-}
-
-func splitNUL(b []byte) []string {
-	var out []string
-	for _, f := range bytes.Split(b, []byte{0}) {
-		if len(f) > 0 {
-			out = append(out, string(f))
-		}
-	}
-	return out
 }
 
 func errOr(err error, msg string) error {

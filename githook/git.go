@@ -14,7 +14,6 @@
 package githook
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -89,17 +88,6 @@ func exitCode(err error) int {
 		return ee.ExitCode()
 	}
 	return -1
-}
-
-// splitNUL splits git's -z output into its entries.
-func splitNUL(out []byte) []string {
-	var entries []string
-	for e := range bytes.SplitSeq(out, []byte{0}) {
-		if len(e) > 0 {
-			entries = append(entries, string(e))
-		}
-	}
-	return entries
 }
 
 // OwnIndex reports whether the repository and index that g.Env names

@@ -35,7 +35,7 @@ func linkDependencies(ctx context.Context, g Git, dir string) ([]string, error) 
 		return nil, fmt.Errorf("find ignored dependency directories: %w", err)
 	}
 	var linked []string
-	for _, e := range splitNUL(out) {
+	for _, e := range state.SplitNUL(out) {
 		p := strings.TrimSuffix(e, "/")
 		if p == e || !dependencyDir(path.Base(p)) {
 			continue

@@ -91,7 +91,7 @@ type stageEntry struct{ mode, sha, path string }
 
 func parseStage(out []byte) []stageEntry {
 	var entries []stageEntry
-	for _, e := range splitNUL(out) {
+	for _, e := range state.SplitNUL(out) {
 		meta, p, ok := strings.Cut(e, "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 3 {

@@ -190,7 +190,7 @@ func hiddenEntries(ctx context.Context, g Git) (assumeUnchanged, skipWorktree []
 	if err != nil {
 		return nil, nil, fmt.Errorf("list the index's flags: %w", err)
 	}
-	for _, e := range splitNUL(out) {
+	for _, e := range state.SplitNUL(out) {
 		if len(e) < 3 || e[1] != ' ' {
 			continue
 		}

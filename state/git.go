@@ -205,3 +205,14 @@ func AbsRepoEnv(env []string, dir string) []string {
 	}
 	return out
 }
+
+// SplitNUL splits git's -z output into its entries, leaving out empty ones.
+func SplitNUL(out []byte) []string {
+	var entries []string
+	for e := range bytes.SplitSeq(out, []byte{0}) {
+		if len(e) > 0 {
+			entries = append(entries, string(e))
+		}
+	}
+	return entries
+}

@@ -141,3 +141,21 @@ func TestWithoutRepoEnv(t *testing.T) {
 		t.Errorf("RepoEnvNames = %q", got)
 	}
 }
+
+func TestSplitNUL(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"\x00", nil},
+		{"a\x00b c\x00", []string{"a", "b c"}},
+		{"a\x00\x00b", []string{"a", "b"}},
+		{"caf\xe9/x\x00", []string{"caf\xe9/x"}},
+	}
+	for _, tt := range tests {
+		if got := SplitNUL([]byte(tt.in)); !slices.Equal(got, tt.want) {
+			t.Errorf("SplitNUL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
