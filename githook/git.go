@@ -15,10 +15,8 @@ package githook
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -79,15 +77,6 @@ func (g Git) abs(p string) string {
 		p = filepath.Join(g.Dir, p)
 	}
 	return filepath.Clean(p)
-}
-
-// exitCode returns the exit status wrapped in err, or -1.
-func exitCode(err error) int {
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	return -1
 }
 
 // OwnIndex reports whether the repository and index that g.Env names

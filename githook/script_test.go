@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 func TestScriptText(t *testing.T) {
@@ -179,7 +181,7 @@ func TestScriptRuns(t *testing.T) {
 			err := cmd.Run()
 			code := 0
 			if err != nil {
-				code = exitCode(err)
+				code = state.GitExitCode(err)
 			}
 			if code != tt.wantCode {
 				t.Errorf("exit code %d, want %d; stderr:\n%s", code, tt.wantCode, stderr.String())

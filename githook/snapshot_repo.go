@@ -37,7 +37,7 @@ func initRepo(ctx context.Context, g Git, real realRepo, dir string, entries []b
 	// Record the files' stat data now, so git status in a check does not
 	// hash every file again. Exit 1 only says some entry differs (an empty
 	// submodule directory).
-	if _, err := snap.output(ctx, "update-index", "-q", "--refresh"); err != nil && exitCode(err) != 1 {
+	if _, err := snap.output(ctx, "update-index", "-q", "--refresh"); err != nil && state.GitExitCode(err) != 1 {
 		return err
 	}
 	if real.head != "" {

@@ -162,7 +162,7 @@ func factsOf(ctx context.Context, g Git) (repoFacts, error) {
 	case err == nil && len(lines) == paths+1:
 		f.hasHead = true
 		f.real.head = lines[paths]
-	case exitCode(err) == 1 && len(lines) == paths:
+	case state.GitExitCode(err) == 1 && len(lines) == paths:
 	default:
 		if err == nil {
 			err = fmt.Errorf("unexpected rev-parse output %q", out)

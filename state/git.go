@@ -41,21 +41,12 @@ func (e *GitError) Unwrap() error { return e.Err }
 
 // ExitCode returns git's exit status, or -1 when git did not run or was
 // killed.
-func (e *GitError) ExitCode() int {
-	var ee *exec.ExitError
-	if errors.As(e.Err, &ee) {
-		return ee.ExitCode()
-	}
-	return -1
-}
+func (e *GitError) ExitCode() int { return GitExitCode(e.Err) }
 
-// GitExitCode returns the exit status of the git command that failed with
-// err, or -1 when err is not a git exit.
+// GitExitCode returns the exit status of the command (git, as a *GitError,
+// or any other) that failed with err, or -1 when err carries no exit
+// status: the command did not start, or a signal killed it.
 func GitExitCode(err error) int {
-	var ge *GitError
-	if errors.As(err, &ge) {
-		return ge.ExitCode()
-	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		return ee.ExitCode()
