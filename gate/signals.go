@@ -33,7 +33,7 @@ func InterruptContext() (ctx context.Context, forced <-chan struct{}, stop func(
 		}
 		select {
 		case <-sigs:
-			KillChecks()
+			runner.KillChecks()
 			close(force)
 		case <-done:
 			return
@@ -41,7 +41,7 @@ func InterruptContext() (ctx context.Context, forced <-chan struct{}, stop func(
 		for {
 			select {
 			case <-sigs:
-				KillChecks()
+				runner.KillChecks()
 			case <-done:
 				return
 			}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // escapeNote is empty: on Linux, escaped processes are tracked.
@@ -33,37 +35,10 @@ func enableSubreaper() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 // that started a check lives as long as vbd and the signal means "vbd died".
 func setDeathSignal(attr *syscall.SysProcAttr) { attr.Pdeathsig = syscall.SIGKILL }
 
-// procStat is what vbd reads of a process from /proc/<pid>/stat.
-type procStat struct {
-	pid, ppid, pgid int
-	state           byte
-}
-
-func readStat(pid int) (procStat, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procStat{}, false
-	}
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return procStat{}, false
-	}
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 3 || len(f[0]) != 1 {
-		return procStat{}, false
-	}
-	ppid, err1 := strconv.Atoi(f[1])
-	pgid, err2 := strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil {
-		return procStat{}, false
-	}
-	return procStat{pid: pid, ppid: ppid, pgid: pgid, state: f[0][0]}, true
-}
-
 // children lists the processes whose parent is vbd, from each thread's
 // /proc/self/task/<tid>/children (an orphan is reparented to one of vbd's
 // threads), or by reading every process's stat where that file is missing.
-func children(self int) []procStat {
+func children(self int) []state.ProcStat {
 	var pids []int
 	tasks, err := os.ReadDir("/proc/self/task")
 	ok := err == nil
@@ -84,9 +59,9 @@ func children(self int) []procStat {
 	if !ok {
 		pids = allPids()
 	}
-	var out []procStat
+	var out []state.ProcStat
 	for _, pid := range pids {
-		if st, ok := readStat(pid); ok && st.ppid == self {
+		if st, ok := state.ReadProcStat(pid); ok && st.PPID == self {
 			out = append(out, st)
 		}
 	}
@@ -141,7 +116,7 @@ func environ(pid int) []byte {
 		if len(data) > 0 || try == 4 {
 			return data
 		}
-		if st, ok := readStat(pid); !ok || st.state == 'Z' || pid == kthreadd || st.ppid == kthreadd {
+		if st, ok := state.ReadProcStat(pid); !ok || st.State == 'Z' || pid == kthreadd || st.PPID == kthreadd {
 			return nil
 		}
 		time.Sleep(time.Millisecond)
@@ -205,28 +180,28 @@ func sweep(leader int, marker string) []Proc {
 	for round := 0; round < 100; round++ {
 		busy := false
 		for _, p := range children(self) {
-			if p.pid == leader {
+			if p.PID == leader {
 				continue
 			}
-			ours := groups[p.pgid] || killed[p.pid]
-			if p.state == 'Z' {
+			ours := groups[p.PGID] || killed[p.PID]
+			if p.State == 'Z' {
 				if ours {
 					var ws unix.WaitStatus
-					_, _ = unix.Wait4(p.pid, &ws, unix.WNOHANG, nil)
+					_, _ = unix.Wait4(p.PID, &ws, unix.WNOHANG, nil)
 					busy = true
 				}
 				continue
 			}
-			if !ours && !hasMarker(p.pid, marker) {
+			if !ours && !hasMarker(p.PID, marker) {
 				continue
 			}
 			busy = true
-			if !killed[p.pid] {
-				found = append(found, Proc{PID: p.pid, Cmd: cmdline(p.pid)})
-				killed[p.pid] = true
-				groups[p.pgid] = true
-				killGroup(p.pgid)
-				_ = syscall.Kill(p.pid, syscall.SIGKILL)
+			if !killed[p.PID] {
+				found = append(found, Proc{PID: p.PID, Cmd: cmdline(p.PID)})
+				killed[p.PID] = true
+				groups[p.PGID] = true
+				killGroup(p.PGID)
+				_ = syscall.Kill(p.PID, syscall.SIGKILL)
 			}
 		}
 		if round == 0 {
@@ -258,8 +233,8 @@ func killMarked(prefix string) int {
 		if !(bytes.HasPrefix(data, want) || bytes.Contains(data, append([]byte{0}, want...))) {
 			continue
 		}
-		if st, ok := readStat(pid); ok && st.pgid > 1 && st.pgid != ownGroup {
-			_ = syscall.Kill(-st.pgid, syscall.SIGKILL)
+		if st, ok := state.ReadProcStat(pid); ok && st.PGID > 1 && st.PGID != ownGroup {
+			_ = syscall.Kill(-st.PGID, syscall.SIGKILL)
 		}
 		if syscall.Kill(pid, syscall.SIGKILL) == nil {
 			n++
@@ -270,6 +245,22 @@ func killMarked(prefix string) int {
 
 // running reports whether pid is a live process, not a zombie.
 func running(pid int) bool {
-	st, ok := readStat(pid)
-	return ok && st.state != 'Z'
+	st, ok := state.ReadProcStat(pid)
+	return ok && st.State != 'Z'
+}
+
+// KillChecks sends SIGKILL to the process group of every child of this
+// process that leads its own group: the checks (and hooks) the runner
+// started, each in a group of its own, and returns how many it signalled.
+// vbd calls it when a second signal asks it to end at once, so that no
+// check outlives it. A child in vbd's own group (git, a helper started
+// with os/exec) is left alone.
+func KillChecks() int {
+	killed := 0
+	for _, p := range children(os.Getpid()) {
+		if p.PGID == p.PID && p.PID > 0 && syscall.Kill(-p.PID, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	return killed
 }

@@ -25,3 +25,7 @@ func killMarked(string) int { return 0 }
 
 // running reports whether pid exists; without /proc a zombie counts.
 func running(pid int) bool { return syscall.Kill(pid, 0) == nil }
+
+// KillChecks is a no-op where vbd cannot list its children: the runner's
+// own SIGTERM-then-SIGKILL, started by the first signal, still ends them.
+func KillChecks() int { return 0 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 )
@@ -46,23 +45,8 @@ func Self() Owner {
 
 // StartTime reads a process's start time from /proc, zero when unknown.
 func StartTime(pid int) uint64 {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	// The command name in parentheses may hold spaces and parentheses;
-	// the fields after its last ')' are fixed.
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return 0
-	}
-	fields := strings.Fields(string(data[i+1:]))
-	// fields[0] is field 3 (state); the start time is field 22.
-	if len(fields) < 20 {
-		return 0
-	}
-	n, _ := strconv.ParseUint(fields[19], 10, 64)
-	return n
+	st, _ := ReadProcStat(pid)
+	return st.Start
 }
 
 // Alive reports whether the owner still runs: its pid exists and, where

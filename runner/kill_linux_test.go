@@ -1,14 +1,13 @@
-package gate
+package runner
 
 import (
 	"bufio"
-	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // KillChecks ends a child that leads its own process group (as every
@@ -33,8 +32,11 @@ func TestKillChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { done <- leader.Wait() }()
-	if n := KillChecks(); n != 1 {
-		t.Errorf("killed %d groups, want 1", n)
+	// Earlier tests of this package can leave children of the test process
+	// (a subreaper, as vbd is) not yet reaped, so the count is at least one:
+	// what matters is that the check's group dies and the plain child lives.
+	if n := KillChecks(); n < 1 {
+		t.Errorf("killed %d groups, want at least 1", n)
 	}
 	select {
 	case err := <-done:
@@ -61,30 +63,10 @@ func TestKillChecks(t *testing.T) {
 }
 
 // liveInGroup reports whether a process of group pgid is alive (not a
-// zombie), from /proc/<pid>/stat: "pid (comm) state ppid pgrp …".
+// zombie).
 func liveInGroup(pgid int) bool {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return syscall.Kill(-pgid, 0) == nil
-	}
-	for _, e := range entries {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 || f[0] == "Z" {
-			continue
-		}
-		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+	for _, pid := range allPids() {
+		if st, ok := state.ReadProcStat(pid); ok && st.PGID == pgid && st.State != 'Z' {
 			return true
 		}
 	}
