@@ -3,11 +3,8 @@ package doctor
 import (
 	"context"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -36,69 +33,11 @@ func copyRepo(ctx context.Context, repo state.Repo, tmp string, skip []string) (
 		}
 		_ = os.RemoveAll(dst)
 	}
-	if err := copyTree(repo.Root, dst, skip); err != nil {
+	if err := state.CopyDir(ctx, repo.Root, dst, skip); err != nil {
 		cleanup()
 		return "", nil, fmt.Errorf("cannot copy %s for --prove: %w; free space in the temp dir or point TMPDIR at another, then run vbd doctor --prove again", repo.Root, err)
 	}
 	return dst, cleanup, nil
-}
-
-func copyTree(src, dst string, skip []string) error {
-	for i, s := range skip {
-		if r, err := filepath.EvalSymlinks(s); err == nil {
-			skip[i] = r
-		}
-	}
-	if r, err := filepath.EvalSymlinks(src); err == nil {
-		src = r
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && slices.Contains(skip, p) {
-			return filepath.SkipDir
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, info.Mode().Perm()|0o700)
-		case info.Mode()&fs.ModeSymlink != 0:
-			link, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(link, target)
-		case info.Mode().IsRegular():
-			return copyFile(p, target, info.Mode().Perm())
-		}
-		return nil // sockets, devices, pipes
-	})
-}
-
-func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		_ = out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // plantFailure appends a failing [[check]] to the copy's .vbd.toml, keeping

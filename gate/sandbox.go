@@ -5,14 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/runner"
@@ -82,17 +78,17 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if err != nil {
 		return nil, fmt.Errorf("list the files to copy: %w", err)
 	}
-	files, err := copyTree(ctx, root, s.Dir, state.SplitNUL(out))
+	files, err := state.CopyFiles(ctx, root, s.Dir, state.SplitNUL(out))
 	if err != nil {
 		return nil, err
 	}
 	if err := s.initRepo(ctx, real, env, files); err != nil {
 		return nil, err
 	}
-	if err := s.linkDependencies(ctx, real, root); err != nil {
+	if _, err := state.LinkDependencies(ctx, real, s.Dir); err != nil {
 		return nil, err
 	}
-	if _, err := copyTree(ctx, root, s.Dir, ignoredConfigs(root, files)); err != nil {
+	if _, err := state.CopyFiles(ctx, root, s.Dir, ignoredConfigs(root, files)); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -132,144 +128,6 @@ func (s *Sandbox) Remove() error {
 // sandboxParent is where a sandbox is made (state.ScratchParent).
 func sandboxParent(root, stateDir string) (string, error) {
 	return state.ScratchParent(root, func() (string, error) { return filepath.Join(stateDir, "snapshots"), nil })
-}
-
-// copyWorkers is how many files are copied at once: creating files is
-// mostly waiting on the file system, which a few goroutines overlap.
-const copyWorkers = 4
-
-// copyJob is one file or symlink to copy.
-type copyJob struct {
-	src, dst string
-	mode     fs.FileMode
-}
-
-// copyTree copies the listed files from root into dir and returns the
-// ones it copied (slash paths), each once. A listed path that is gone (a
-// tracked file deleted in the work tree) stays gone; a directory (a
-// submodule) is left out, as pre-commit leaves submodules alone.
-// Files are copied, never hard-linked: fixers rewrite files in place, and
-// a link would carry the rewrite into the work tree.
-func copyTree(ctx context.Context, root, dir string, paths []string) ([]string, error) {
-	made := map[string]bool{".": true}
-	copied := make([]string, 0, len(paths))
-	jobs := make([]copyJob, 0, len(paths))
-	prev := ""
-	for _, p := range paths {
-		if p == prev {
-			continue // an unmerged path is listed once per stage
-		}
-		prev = p
-		src := filepath.Join(root, filepath.FromSlash(p))
-		fi, err := os.Lstat(src)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("copy %s into the throwaway copy of the tree: %w", p, err)
-		}
-		if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
-			continue // a submodule's directory; sockets and fifos git does not track
-		}
-		if d := path.Dir(p); !made[d] {
-			if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
-				return nil, fmt.Errorf("copy %s into the throwaway copy of the tree: %w", p, err)
-			}
-			for ; d != "." && !made[d]; d = path.Dir(d) {
-				made[d] = true
-			}
-		}
-		jobs = append(jobs, copyJob{src: src, dst: filepath.Join(dir, filepath.FromSlash(p)), mode: fi.Mode()})
-		copied = append(copied, p)
-	}
-	errs := make([]error, copyWorkers)
-	// Other checks run beside the copy: a file one of them removes after
-	// it was listed is left out, as if it had never been there.
-	vanished := make([]bool, len(jobs))
-	var wg sync.WaitGroup
-	for w := range copyWorkers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(jobs); i += copyWorkers {
-				if err := ctx.Err(); err != nil {
-					errs[w] = err
-					return
-				}
-				j := jobs[i]
-				var err error
-				if j.mode&fs.ModeSymlink != 0 {
-					err = copyLink(root, dir, j.src, j.dst)
-				} else {
-					err = copyFile(j.src, j.dst, j.mode.Perm())
-				}
-				if errors.Is(err, fs.ErrNotExist) && !j.exists() {
-					vanished[i] = true
-					continue
-				}
-				if err != nil {
-					errs[w] = fmt.Errorf("copy %s into the throwaway copy of the tree: %w", copied[i], err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	kept := copied[:0]
-	for i, p := range copied {
-		if !vanished[i] {
-			kept = append(kept, p)
-		}
-	}
-	return kept, nil
-}
-
-// exists says whether the job's source is still there: a copy that failed
-// with "no such file" because the source went is not an error, one that
-// failed because the copy's directory is missing is.
-func (j copyJob) exists() bool {
-	_, err := os.Lstat(j.src)
-	return !errors.Is(err, fs.ErrNotExist)
-}
-
-// copyFile copies one regular file with its permission bits. ReadFrom
-// uses copy_file_range on Linux, which clones the data where the file
-// system can (btrfs, XFS).
-func copyFile(src, dst string, perm fs.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// copyLink recreates a symlink. An absolute link into the work tree is
-// pointed at the same place in the copy, so a hook that follows it writes
-// in the copy, never in the work tree.
-func copyLink(root, dir, src, dst string) error {
-	target, err := os.Readlink(src)
-	if err != nil {
-		return err
-	}
-	if filepath.IsAbs(target) && state.Within(filepath.Clean(target), root) {
-		rel, err := filepath.Rel(root, target)
-		if err == nil {
-			target = filepath.Join(dir, rel)
-		}
-	}
-	return os.Symlink(target, dst)
 }
 
 // initRepo makes the copy a git repository: its index holds every copied
@@ -314,54 +172,6 @@ func (s *Sandbox) initRepo(ctx context.Context, real state.GitCmd, env []string,
 		if _, err := snap.Run(ctx, "update-ref", "--no-deref", "HEAD", strings.TrimSpace(string(head))); err != nil {
 			return fmt.Errorf("set HEAD in the throwaway copy of the tree: %w", err)
 		}
-	}
-	return nil
-}
-
-// dependencyDirs hold installed dependencies, not the project's files:
-// the ignored ones are linked from the work tree (githook's snapshot
-// links the same).
-var dependencyDirs = map[string]bool{
-	"node_modules": true, "bower_components": true, "jspm_packages": true,
-	".venv": true, "venv": true, "vendor": true, ".bundle": true, "Pods": true, "elm-stuff": true,
-}
-
-// linkDependencies symlinks the work tree's ignored dependency
-// directories into the copy, where the directory holding one exists, and
-// excludes the links in the copy's info/exclude (a .gitignore line such
-// as "node_modules/" matches directories only, and a link is not one).
-func (s *Sandbox) linkDependencies(ctx context.Context, real state.GitCmd, root string) error {
-	out, err := real.Run(ctx, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-	if err != nil {
-		return fmt.Errorf("find ignored dependency directories: %w", err)
-	}
-	var exclude strings.Builder
-	for _, e := range state.SplitNUL(out) {
-		p := strings.TrimSuffix(e, "/")
-		if p == e || !dependencyDirs[path.Base(p)] {
-			continue
-		}
-		dst := filepath.Join(s.Dir, filepath.FromSlash(p))
-		if fi, err := os.Lstat(filepath.Dir(dst)); err != nil || !fi.IsDir() {
-			continue
-		}
-		if _, err := os.Lstat(dst); err == nil {
-			continue
-		}
-		if err := os.Symlink(filepath.Join(root, filepath.FromSlash(p)), dst); err != nil {
-			return fmt.Errorf("link %s into the throwaway copy of the tree: %w", p, err)
-		}
-		exclude.WriteString("/" + p + "\n")
-	}
-	if exclude.Len() == 0 {
-		return nil
-	}
-	info := filepath.Join(s.Dir, ".git", "info")
-	if err := os.MkdirAll(info, 0o755); err != nil {
-		return fmt.Errorf("exclude linked directories: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(info, "exclude"), []byte(exclude.String()), 0o644); err != nil {
-		return fmt.Errorf("exclude linked directories: %w", err)
 	}
 	return nil
 }

@@ -6,21 +6,6 @@ import (
 	"testing"
 )
 
-func TestExcludePattern(t *testing.T) {
-	tests := map[string]string{
-		"node_modules":         "node_modules",
-		"web app/node_modules": `web\ app/node_modules`,
-		"a[1]/*?/!x/#y":        `a\[1\]/\*\?/\!x/\#y`,
-		"caf\xe9/vendor":       "caf\xe9/vendor",
-		`back\slash`:           `back\\slash`,
-	}
-	for in, want := range tests {
-		if got := excludePattern(in); got != want {
-			t.Errorf("excludePattern(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestOwnIndex(t *testing.T) {
 	ctx := context.Background()
 	r := newRepo(t)

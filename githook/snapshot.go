@@ -145,10 +145,7 @@ func materialise(ctx context.Context, g Git, f repoFacts, factsErr error, skipPr
 		_ = os.RemoveAll(filepath.Join(s.Dir, ".git"))
 		s.Notes = append(s.Notes, fmt.Sprintf("the snapshot is not a git repository (%v), so checks that run git may fail", err))
 	}
-	if s.Linked, err = linkDependencies(ctx, g, s.Dir); err != nil {
-		return nil, err
-	}
-	if err := excludeLinks(s.Dir, s.Linked); err != nil {
+	if s.Linked, err = state.LinkDependencies(ctx, state.GitCmd{Dir: g.Dir, Env: g.Env}, s.Dir); err != nil {
 		return nil, err
 	}
 	return s, nil
