@@ -8,10 +8,6 @@ import (
 	"strings"
 )
 
-// ConfigFile is vbd's configuration file. A commit that changes it may
-// change any check, so it puts every check in scope.
-const ConfigFile = detect.ConfigFile
-
 // Scope says which project roots a change touches: a commit (git's
 // pre-commit gate) or the work since a base (vbd --changed, changed.go).
 //
@@ -49,8 +45,8 @@ func NewScope(changed, roots []string) Scope {
 	case len(changed) == 0:
 		s.everything = "the commit changes no files, so there is no narrower scope"
 		return s
-	case slices.Contains(changed, ConfigFile):
-		s.everything = ConfigFile + " changed, and it can change any check"
+	case slices.Contains(changed, detect.ConfigFile):
+		s.everything = detect.ConfigFile + " changed, and it can change any check"
 		return s
 	}
 	clean := make([]string, 0, len(roots))

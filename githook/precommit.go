@@ -115,7 +115,7 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 		for _, c := range plan.Checks {
 			roots = append(roots, checkRoot(c))
 		}
-		s := NewScope(staged.Changed, roots)
+		s := gate.NewScope(staged.Changed, roots)
 		printHeader(req.Out, staged, snap, &s, merge, !ownIndex)
 		return gate.WidenCovered(plan, func(c detect.Check) string { return s.Skip(checkRoot(c), repoWide(c)) })
 	}

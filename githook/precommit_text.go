@@ -5,12 +5,13 @@ import (
 	"io"
 	"strings"
 
+	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
 // printHeader says what is verified and why, before the checks run.
-func printHeader(w io.Writer, s Staged, snap *Snapshot, scope *Scope, merge, otherIndex bool) {
+func printHeader(w io.Writer, s Staged, snap *Snapshot, scope *gate.Scope, merge, otherIndex bool) {
 	if merge {
 		fmt.Fprintln(w, "vbd: git merge is recording a merge commit (pre-merge-commit hook); verifying the merge result as staged")
 	} else if s.InProgress != "" {
@@ -53,7 +54,7 @@ func printHeader(w io.Writer, s Staged, snap *Snapshot, scope *Scope, merge, oth
 		touched := scope.Touched()
 		names := make([]string, 0, len(touched))
 		for _, r := range touched {
-			names = append(names, DescribeRoot(r))
+			names = append(names, gate.DescribeRoot(r))
 		}
 		if len(names) == 0 {
 			names = append(names, "no project with checks")

@@ -73,7 +73,7 @@ func Script(o ScriptOptions) []byte {
 #   Skip once: VBD_SKIP=1 git ` + verb + ` ...   (or git ` + verb + ` --no-verify)
 
 `)
-	b.WriteString("vbd_exe=" + shQuote(o.Exe) + "\n")
+	b.WriteString("vbd_exe=" + detect.Quote(o.Exe) + "\n")
 	b.WriteString(`hook_dir=$(dirname -- "$0")
 legacy=$hook_dir/` + LegacyFor(hook) + `
 
@@ -110,10 +110,10 @@ fi
 `)
 	b.WriteString(`exec "$vbd" pre-commit`)
 	if hook != HookName {
-		b.WriteString(" --hook " + shQuote(hook))
+		b.WriteString(" --hook " + detect.Quote(hook))
 	}
 	for _, a := range o.Args {
-		b.WriteString(" " + shQuote(a))
+		b.WriteString(" " + detect.Quote(a))
 	}
 	b.WriteString("\n")
 	return b.Bytes()
@@ -128,6 +128,3 @@ func IsVBDHook(content []byte) bool {
 	}
 	return false
 }
-
-// shQuote quotes s for a POSIX shell: vbd's one quoter, detect.Quote.
-func shQuote(s string) string { return detect.Quote(s) }
