@@ -367,7 +367,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	if ran := ranChecks(runnable, results); len(ran) > 0 && v.Stamp != nil {
 		stamp, change, err := v.Stamp.RecheckTree(ctx)
 		v.Stamp = &stamp
-		if err != nil && v.Stamp.Note != receipt.ErrNotGit.Error() && !errors.Is(err, receipt.ErrNotGit) {
+		if err != nil && v.Stamp.Note != state.ErrNotGit.Error() && !errors.Is(err, state.ErrNotGit) {
 			warnings = append(warnings, fmt.Sprintf("could not look at the tree again after the checks, so whether they changed it is unknown: %v", err))
 		}
 		if err == nil && !change.Empty() {

@@ -62,7 +62,7 @@ func ReuseOn(cfg *detect.Config) bool {
 // is a throwaway repository whose HEAD and index are the commit's.
 func takeStamp(ctx context.Context, v *Verification, tree *state.Tree) receipt.Stamp {
 	if tree == nil {
-		return receipt.Stamp{Root: v.Repo.Root, Note: receipt.ErrNotGit.Error()}
+		return receipt.Stamp{Root: v.Repo.Root, Note: state.ErrNotGit.Error()}
 	}
 	config, err := os.ReadFile(filepath.Join(v.Repo.Root, detect.ConfigFile))
 	switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vbd-dev/vbd/internal/gittest"
 	"github.com/vbd-dev/vbd/internal/testbin"
+	"github.com/vbd-dev/vbd/state"
 )
 
 // TestRealReceiptsMatchSchema builds vbd, runs it the ways users and
@@ -124,7 +125,7 @@ quick = true
 	if err := validate(t, sch, []byte(out)); err != nil {
 		t.Errorf("receipt outside git is not valid: %v\n%s", err, out)
 	}
-	if !strings.Contains(out, `"fingerprint": "",`) || !strings.Contains(out, ErrNotGit.Error()) {
+	if !strings.Contains(out, `"fingerprint": "",`) || !strings.Contains(out, state.ErrNotGit.Error()) {
 		t.Errorf("receipt outside git does not say why it has no fingerprint:\n%s", out)
 	}
 }

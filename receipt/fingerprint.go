@@ -4,30 +4,19 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"hash"
 
 	"github.com/vbd-dev/vbd/state"
 )
-
-// ErrNotGit means the directory is not inside a git work tree. There is no
-// fingerprint then, so a run there is never reused: without git, vbd cannot
-// see cheaply and exactly what changed.
-var ErrNotGit = state.ErrNotGit
 
 // fingerprintVersion changes whenever what is hashed changes, so an old
 // receipt can never match a fingerprint computed differently.
 const fingerprintVersion = "vbd.fingerprint/v1"
 
-// Tree is one look at a git work tree, shared by detection (Files), the
-// fingerprint (TakeOf) and the tree guard (Stamp.RecheckTree).
-// See state.Tree.
-type Tree = state.Tree
-
 // Walk looks at the work tree holding dir, once for the whole run: the
 // caller passes tree.Files to detection and the Tree to TakeOf. It returns
-// ErrNotGit outside a git work tree. Staged walks the index only, for a
+// state.ErrNotGit outside a git work tree. Staged walks the index only, for a
 // staged snapshot (git's pre-commit path).
-func Walk(ctx context.Context, dir string, staged bool) (*Tree, error) {
+func Walk(ctx context.Context, dir string, staged bool) (*state.Tree, error) {
 	return state.WalkTree(ctx, dir, state.WalkOptions{IndexOnly: staged})
 }
 
@@ -38,7 +27,7 @@ func Walk(ctx context.Context, dir string, staged bool) (*Tree, error) {
 // order; vbd passes Inputs (config, plan, its own version, tool versions).
 //
 // It never writes to the repository (see state.Tree for the git commands
-// and their cost). Outside a git work tree it returns ErrNotGit. A run
+// and their cost). Outside a git work tree it returns state.ErrNotGit. A run
 // that has a Tree already uses TakeOf.
 func Fingerprint(ctx context.Context, repoRoot string, extra ...string) (string, error) {
 	return fingerprint(ctx, repoRoot, false, extra)
@@ -63,7 +52,7 @@ func fingerprint(ctx context.Context, root string, staged bool, extra []string) 
 // TreeFingerprint is Fingerprint (or StagedFingerprint, for a staged walk)
 // of a walk already made: a caller that goes on to verify the same tree
 // passes the walk on (gate.Request.Tree) instead of walking twice.
-func TreeFingerprint(ctx context.Context, t *Tree, extra ...string) (string, error) {
+func TreeFingerprint(ctx context.Context, t *state.Tree, extra ...string) (string, error) {
 	digest, err := t.Digest(ctx)
 	if err != nil {
 		return "", err
@@ -74,23 +63,15 @@ func TreeFingerprint(ctx context.Context, t *Tree, extra ...string) (string, err
 // combine hashes a tree digest with its domain and the extra inputs.
 func combine(tree string, staged bool, extra []string) string {
 	h := sha256.New()
-	field(h, fingerprintVersion)
+	state.HashField(h, fingerprintVersion)
 	if staged {
-		field(h, VerifiedStaged)
+		state.HashField(h, VerifiedStaged)
 	} else {
-		field(h, VerifiedWorkTree)
+		state.HashField(h, VerifiedWorkTree)
 	}
-	field(h, tree)
+	state.HashField(h, tree)
 	for _, e := range extra {
-		field(h, e)
+		state.HashField(h, e)
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// field is state.HashField.
-func field(h hash.Hash, s string) { state.HashField(h, s) }
-
-// changed is state.Changed: what differs between two looks at a tree.
-func changed(before, after *Tree) (modified, added []string) {
-	return state.Changed(before, after)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/internal/gittest"
+	"github.com/vbd-dev/vbd/state"
 )
 
 func write(tb testing.TB, dir, name, content string) {
@@ -184,8 +185,8 @@ func TestFingerprintExtraIsHashed(t *testing.T) {
 
 func TestFingerprintOutsideGit(t *testing.T) {
 	_, err := Fingerprint(t.Context(), t.TempDir())
-	if !errors.Is(err, ErrNotGit) {
-		t.Fatalf("err = %v, want ErrNotGit", err)
+	if !errors.Is(err, state.ErrNotGit) {
+		t.Fatalf("err = %v, want state.ErrNotGit", err)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/state"
 )
 
 // ProbeTimeout bounds each tool-version probe. A probe that does not answer
@@ -84,17 +85,17 @@ func PlanKey(plan detect.Plan) string {
 		if c.Skipped.Kind == detect.SkipQuick {
 			skipped = ""
 		}
-		field(h, c.Name)
-		field(h, string(c.Kind))
-		field(h, string(c.Runner))
-		field(h, strings.Join(c.Argv, "\x00"))
-		field(h, c.Shell)
-		field(h, c.Dir)
-		field(h, strings.Join(c.Env, "\x00"))
-		field(h, c.Timeout.String())
-		field(h, fmt.Sprint(c.Quick))
-		field(h, skipped)
-		field(h, c.Vacuous)
+		state.HashField(h, c.Name)
+		state.HashField(h, string(c.Kind))
+		state.HashField(h, string(c.Runner))
+		state.HashField(h, strings.Join(c.Argv, "\x00"))
+		state.HashField(h, c.Shell)
+		state.HashField(h, c.Dir)
+		state.HashField(h, strings.Join(c.Env, "\x00"))
+		state.HashField(h, c.Timeout.String())
+		state.HashField(h, fmt.Sprint(c.Quick))
+		state.HashField(h, skipped)
+		state.HashField(h, c.Vacuous)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -63,7 +64,7 @@ func TestSchemaAcceptsReceipts(t *testing.T) {
 	reused.Hook, reused.Warnings = nil, nil
 	reused.ReusedFrom = &ReusedFrom{Receipt: full.ID, Fingerprint: strings.Repeat("b", 64), At: t0, Checks: 1}
 	minimal := &Receipt{Schema: Schema, ID: NewID(t0), VBDVersion: "devel", Started: t0, Ended: t0, Mode: Full,
-		Caller: Caller{Kind: "cli"}, Root: "/x", Verified: VerifiedStaged, FingerprintNote: ErrNotGit.Error(),
+		Caller: Caller{Kind: "cli"}, Root: "/x", Verified: VerifiedStaged, FingerprintNote: state.ErrNotGit.Error(),
 		Plan: Plan{Checks: []PlanCheck{}}, Checks: []Check{}, Verdict: Verdict{Code: 2, Word: "nothing verified", Summary: "s"}}
 	for name, r := range map[string]*Receipt{"full": full, "reused": reused, "minimal": minimal} {
 		r.Schema = Schema

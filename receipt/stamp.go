@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/state"
 )
 
 // Stamp is a fingerprint taken before a run, with what is needed to take
@@ -22,7 +23,7 @@ type Stamp struct {
 
 	// tree is the look at the tree the fingerprint came from; Recheck
 	// looks again from it, reusing what has not changed.
-	tree *Tree
+	tree *state.Tree
 }
 
 // Take fingerprints the work tree at root (or, when staged, HEAD and the
@@ -40,7 +41,7 @@ func Take(ctx context.Context, root string, staged bool, plan detect.Plan, confi
 // TakeOf is Take of a Tree already walked (see Walk). The tree's digest
 // and the tool-version probes run at the same time, so a slow tool (npm
 // takes 150 ms to say its version) costs no more than the tree.
-func TakeOf(ctx context.Context, t *Tree, plan detect.Plan, config []byte, vbdVersion string) Stamp {
+func TakeOf(ctx context.Context, t *state.Tree, plan detect.Plan, config []byte, vbdVersion string) Stamp {
 	s := Stamp{Root: t.Root, Staged: t.IndexOnly(), tree: t}
 	var (
 		wg             sync.WaitGroup
@@ -56,8 +57,8 @@ func TakeOf(ctx context.Context, t *Tree, plan detect.Plan, config []byte, vbdVe
 // with records the fingerprint of tree and s.Extra, or why there is none.
 func (s Stamp) with(tree string, err error) Stamp {
 	switch {
-	case errors.Is(err, ErrNotGit):
-		s.Fingerprint, s.Note = "", ErrNotGit.Error()
+	case errors.Is(err, state.ErrNotGit):
+		s.Fingerprint, s.Note = "", state.ErrNotGit.Error()
 	case err != nil:
 		s.Fingerprint, s.Note = "", "no fingerprint, so not reusable: "+err.Error()
 	default:
@@ -96,13 +97,13 @@ func (c Change) Empty() bool { return len(c.Modified) == 0 && len(c.Added) == 0 
 // returns the stamp to record (its fingerprint kept only if the tree is
 // unchanged) and what changed. The error says why the tree could not be
 // looked at again; what changed is then unknown. A stamp taken without a
-// Tree (outside git) returns ErrNotGit.
+// Tree (outside git) returns state.ErrNotGit.
 func (s Stamp) RecheckTree(ctx context.Context) (Stamp, Change, error) {
 	if s.tree == nil {
 		// A stamp built by hand or read back: the fingerprint can be
 		// compared, but there is no look at the tree before the run.
 		if s.Fingerprint == "" {
-			return s, Change{}, ErrNotGit
+			return s, Change{}, state.ErrNotGit
 		}
 		t, err := Walk(ctx, s.Root, s.Staged)
 		var digest string
@@ -127,7 +128,7 @@ func (s Stamp) RecheckTree(ctx context.Context) (Stamp, Change, error) {
 		return s, Change{}, err
 	}
 	var c Change
-	c.Modified, c.Added = changed(s.tree, t)
+	c.Modified, c.Added = state.Changed(s.tree, t)
 	if s.Fingerprint != "" {
 		if after := s.with(digest, nil); after.Fingerprint != s.Fingerprint {
 			s = s.changed(after)
