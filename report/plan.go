@@ -264,7 +264,7 @@ func rootLabel(root string, checks ...[]detect.Check) string {
 // every continuation indented to where it started; with none it stays on
 // one line, whole.
 func wrapAfter(head, text string, width int) string {
-	indent := runewidth.StringWidth(stripSGR(head))
+	indent := runewidth.StringWidth(Strip(head))
 	avail := width - indent
 	if width <= 0 || avail < 20 || runewidth.StringWidth(text) <= avail {
 		return head + text + "\n"
@@ -293,9 +293,6 @@ func wrapAfter(head, text string, width int) string {
 	b.WriteString("\n")
 	return b.String()
 }
-
-// stripSGR removes vbd's own colour codes, to measure what it drew.
-func stripSGR(s string) string { return Strip(s) }
 
 func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, pluralWord(n, one, many))
