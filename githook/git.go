@@ -79,7 +79,7 @@ func (g Git) abs(p string) string {
 	return filepath.Clean(p)
 }
 
-// OwnIndex reports whether the repository and index that g.Env names
+// ownIndexOf reports whether the repository and index that g.Env names
 // (inside a hook: GIT_INDEX_FILE, and GIT_DIR in some setups) are the ones
 // git finds from g.Dir without any repository variables. Only then may
 // checks run in the work tree without those variables and still see what
@@ -89,7 +89,7 @@ func (g Git) abs(p string) string {
 // Checks must never inherit the variables: a check that makes a git
 // repository of its own (the tests of any git tool do) would otherwise
 // stage its files into the index being committed.
-func OwnIndex(ctx context.Context, g Git) (bool, error) {
+func ownIndexOf(ctx context.Context, g Git) (bool, error) {
 	f, err := factsOf(ctx, g)
 	if err != nil {
 		return false, fmt.Errorf("find the index being committed: %w", err)
@@ -97,7 +97,7 @@ func OwnIndex(ctx context.Context, g Git) (bool, error) {
 	return ownIndex(ctx, g, f)
 }
 
-// OwnIndex is OwnIndex for the index Inspect looked at, with what Inspect
+// OwnIndex is OwnIndex for the index inspect looked at, with what inspect
 // already asked git.
 func (s Staged) OwnIndex(ctx context.Context, g Git) (bool, error) {
 	return ownIndex(ctx, g, s.facts)

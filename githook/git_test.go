@@ -30,7 +30,7 @@ func TestOwnIndex(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := append(r.env[:len(r.env):len(r.env)], tt.env...)
-			got, err := OwnIndex(ctx, Git{Dir: r.dir, Env: env})
+			got, err := ownIndexOf(ctx, Git{Dir: r.dir, Env: env})
 			if err != nil || got != tt.want {
 				t.Errorf("OwnIndex = %v, %v; want %v", got, err, tt.want)
 			}

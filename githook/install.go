@@ -121,7 +121,7 @@ type HookResult struct {
 type Installed struct {
 	// HooksDir is the effective hooks directory.
 	HooksDir string
-	// Hooks has one entry per hook of HookNames, in that order.
+	// Hooks has one entry per hook of hookNames, in that order.
 	Hooks []HookResult
 	// Notes tell the user what they need to know about this hooks
 	// directory (husky regenerates it, it is tracked, it is shared).
@@ -156,7 +156,7 @@ func Install(ctx context.Context, g Git, o InstallOptions) (Installed, error) {
 		return res, fmt.Errorf("create the hooks directory: %w", err)
 	}
 	var steps []installStep
-	for _, name := range HookNames() {
+	for _, name := range hookNames() {
 		st, err := planInstall(loc.hooksDir, name)
 		if err != nil {
 			return res, err
@@ -193,7 +193,7 @@ func planInstall(hooksDir, name string) (installStep, error) {
 		return st, err
 	}
 	switch {
-	case curExists && IsVBDHook(cur):
+	case curExists && isVBDHook(cur):
 		st.res.Updated = true
 	case curExists && keptExists:
 		if !bytes.Equal(cur, kept) {
@@ -224,7 +224,7 @@ func (st installStep) apply(o InstallOptions) error {
 	}
 	// The atomic write replaces a duplicate of the kept hook in one step:
 	// there is no moment without a hook.
-	script := Script(ScriptOptions{Hook: st.res.Name, Exe: o.Exe, Args: o.Args, SourceLegacy: st.res.Owner == OwnerHusky && shScript(st.keptBytes)})
+	script := hookScript(ScriptOptions{Hook: st.res.Name, Exe: o.Exe, Args: o.Args, SourceLegacy: st.res.Owner == OwnerHusky && shScript(st.keptBytes)})
 	if err := state.WriteFileAtomic(st.res.Path, script, 0o755); err != nil {
 		err = fmt.Errorf("write the %s hook: %w", st.res.Name, err)
 		if st.move {
@@ -256,7 +256,7 @@ func (st installStep) undo() error {
 
 // Uninstalled reports what Uninstall did.
 type Uninstalled struct {
-	// Hooks has one entry per hook of HookNames, in that order.
+	// Hooks has one entry per hook of hookNames, in that order.
 	Hooks []HookResult
 }
 
@@ -288,7 +288,7 @@ func Uninstall(ctx context.Context, g Git) (Uninstalled, error) {
 		duplicate bool
 	}
 	var steps []step
-	for _, name := range HookNames() {
+	for _, name := range hookNames() {
 		st := step{res: HookResult{Name: name, Path: filepath.Join(loc.hooksDir, name)}, legacy: filepath.Join(loc.hooksDir, LegacyFor(name))}
 		cur, curExists, err := readHook(st.res.Path)
 		if err != nil {
@@ -299,12 +299,12 @@ func Uninstall(ctx context.Context, g Git) (Uninstalled, error) {
 			return res, err
 		}
 		switch {
-		case curExists && !IsVBDHook(cur) && keptExists && bytes.Equal(cur, kept):
+		case curExists && !isVBDHook(cur) && keptExists && bytes.Equal(cur, kept):
 			st.duplicate, st.res.Restored, st.res.Owner = true, true, IdentifyOwner(kept, loc.hooksDir)
-		case curExists && !IsVBDHook(cur) && keptExists:
+		case curExists && !isVBDHook(cur) && keptExists:
 			return res, fmt.Errorf("%s is not vbd's hook, yet %s from an earlier vbd install is still there: something replaced vbd's hook; left every hook alone, keep the one you want as %s and delete the other",
 				st.res.Path, LegacyFor(name), name)
-		case curExists && !IsVBDHook(cur), !curExists && !keptExists:
+		case curExists && !isVBDHook(cur), !curExists && !keptExists:
 			st.res.NotInstalled = true
 		default:
 			st.res.Removed, st.res.Restored = curExists, keptExists

@@ -101,7 +101,7 @@ func TestInstallChainsAndUninstallRestores(t *testing.T) {
 				return tt.existing + "# " + name + "\n"
 			}
 			before := map[string]hookFile{}
-			for _, name := range HookNames() {
+			for _, name := range hookNames() {
 				if existing(name) == "" {
 					continue
 				}
@@ -122,20 +122,20 @@ func TestInstallChainsAndUninstallRestores(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(res.Hooks) != len(HookNames()) {
+			if len(res.Hooks) != len(hookNames()) {
 				t.Fatalf("Install = %+v; want one result per hook", res)
 			}
 			if notes := strings.Join(res.Notes, "\n"); strings.Contains(notes, "inside the work tree") || strings.Contains(notes, "core.hooksPath") {
 				t.Errorf("notes for a plain .git/hooks install: %q", res.Notes)
 			}
-			for i, name := range HookNames() {
+			for i, name := range hookNames() {
 				hook, kept := filepath.Join(hooks, name), filepath.Join(hooks, LegacyFor(name))
 				h := res.Hooks[i]
 				if h.Name != name || h.Path != hook || h.Owner != tt.wantOwner || h.Updated {
 					t.Errorf("Install %s = %+v; want hook %s, owner %q, not updated", name, h, hook, tt.wantOwner)
 				}
 				got := readHookFile(t, hook)
-				if !IsVBDHook([]byte(got.content)) || got.mode.Perm() != 0o755 {
+				if !isVBDHook([]byte(got.content)) || got.mode.Perm() != 0o755 {
 					t.Errorf("%s is not vbd's executable script: mode %v\n%s", name, got.mode, got.content)
 				}
 				if strings.Contains(got.content, `(. "$legacy")`) != tt.wantSrc {
@@ -162,7 +162,7 @@ func TestInstallChainsAndUninstallRestores(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, name := range HookNames() {
+			for i, name := range hookNames() {
 				if h := res.Hooks[i]; !h.Updated || h.Owner != tt.wantOwner {
 					t.Errorf("reinstall %s = %+v; want updated, owner %q", name, h, tt.wantOwner)
 				}
@@ -180,7 +180,7 @@ func TestInstallChainsAndUninstallRestores(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, name := range HookNames() {
+			for i, name := range hookNames() {
 				hook, kept := filepath.Join(hooks, name), filepath.Join(hooks, LegacyFor(name))
 				if h := un.Hooks[i]; !h.Removed || h.Restored != (tt.existing != "") {
 					t.Errorf("Uninstall %s = %+v", name, h)
@@ -213,14 +213,14 @@ func TestInstallKeepsASymlinkedHook(t *testing.T) {
 	if err := os.MkdirAll(hooks, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	hook := filepath.Join(hooks, HookName)
+	hook := filepath.Join(hooks, hookName)
 	if err := os.Symlink("../../scripts/hook.sh", hook); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Install(ctx, r.gitter(), InstallOptions{Exe: "/opt/vbd"}); err != nil {
 		t.Fatal(err)
 	}
-	if target, err := os.Readlink(filepath.Join(hooks, LegacyName)); err != nil || target != "../../scripts/hook.sh" {
+	if target, err := os.Readlink(filepath.Join(hooks, legacyName)); err != nil || target != "../../scripts/hook.sh" {
 		t.Errorf("kept hook: readlink = %q, %v; want the symlink itself", target, err)
 	}
 	if _, err := Uninstall(ctx, r.gitter()); err != nil {
@@ -243,7 +243,7 @@ func TestInstallHonoursHooksPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, name := range HookNames() {
+	for i, name := range hookNames() {
 		if res.Hooks[i].Path != filepath.Join(outside, name) {
 			t.Errorf("hook at %s, want in core.hooksPath %s", res.Hooks[i].Path, outside)
 		}
@@ -251,7 +251,7 @@ func TestInstallHonoursHooksPath(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "core.hooksPath") {
 		t.Errorf("notes do not mention core.hooksPath: %q", res.Notes)
 	}
-	if _, err := os.Lstat(filepath.Join(r.dir, ".git", "hooks", HookName)); err == nil {
+	if _, err := os.Lstat(filepath.Join(r.dir, ".git", "hooks", hookName)); err == nil {
 		t.Error("also wrote .git/hooks/pre-commit, which git would not run")
 	}
 }
@@ -266,7 +266,7 @@ func TestInstallInTrackedHooksDirSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(r.dir, ".githooks", HookName); res.Hooks[0].Path != want {
+	if want := filepath.Join(r.dir, ".githooks", hookName); res.Hooks[0].Path != want {
 		t.Errorf("hook at %s, want %s", res.Hooks[0].Path, want)
 	}
 	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "inside the work tree") || !strings.Contains(notes, ".githooks/pre-commit and .githooks/pre-merge-commit") {
@@ -308,7 +308,7 @@ func TestInstallHusky9(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reinstall after husky rewrote its stub: %v", err)
 	}
-	if got := readHookFile(t, filepath.Join(r.dir, ".husky", "_", LegacyName)).content; got != stub {
+	if got := readHookFile(t, filepath.Join(r.dir, ".husky", "_", legacyName)).content; got != stub {
 		t.Errorf("kept stub = %q", got)
 	}
 }
@@ -329,10 +329,10 @@ func TestInstallRefusesToLoseAHook(t *testing.T) {
 	if _, err := Uninstall(ctx, r.gitter()); err == nil {
 		t.Error("uninstall chose between two different hooks")
 	}
-	if got := readHookFile(t, filepath.Join(hooks, HookName)).content; got != "#!/bin/sh\necho second\n" {
+	if got := readHookFile(t, filepath.Join(hooks, hookName)).content; got != "#!/bin/sh\necho second\n" {
 		t.Errorf("pre-commit changed: %q", got)
 	}
-	if got := readHookFile(t, filepath.Join(hooks, LegacyName)).content; got != "#!/bin/sh\necho first\n" {
+	if got := readHookFile(t, filepath.Join(hooks, legacyName)).content; got != "#!/bin/sh\necho first\n" {
 		t.Errorf("kept hook changed: %q", got)
 	}
 }
@@ -349,7 +349,7 @@ func TestInstallWorktreeAndSubmodule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(main.dir, ".git", "hooks", HookName); res.Hooks[0].Path != want {
+	if want := filepath.Join(main.dir, ".git", "hooks", hookName); res.Hooks[0].Path != want {
 		t.Errorf("worktree install wrote %s, want the common hooks dir %s", res.Hooks[0].Path, want)
 	}
 	if !strings.Contains(strings.Join(res.Notes, "\n"), "worktree") {
@@ -367,10 +367,10 @@ func TestInstallWorktreeAndSubmodule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := filepath.Join(main.dir, ".git", "modules", "libs", "sub", "hooks", HookName); res.Hooks[0].Path != want {
+	if want := filepath.Join(main.dir, ".git", "modules", "libs", "sub", "hooks", hookName); res.Hooks[0].Path != want {
 		t.Errorf("submodule install wrote %s, want %s", res.Hooks[0].Path, want)
 	}
-	if _, err := os.Lstat(filepath.Join(main.dir, ".git", "hooks", HookName)); err == nil {
+	if _, err := os.Lstat(filepath.Join(main.dir, ".git", "hooks", hookName)); err == nil {
 		t.Error("submodule install also wrote the superproject's hook")
 	}
 }
@@ -395,10 +395,10 @@ func TestInstallDecidesBeforeTouching(t *testing.T) {
 	if _, err := Install(ctx, r.gitter(), InstallOptions{Exe: "/opt/vbd"}); err == nil || !strings.Contains(err.Error(), "pre-merge-commit") {
 		t.Errorf("Install = %v; want a refusal naming pre-merge-commit", err)
 	}
-	if got := readHookFile(t, filepath.Join(hooks, HookName)).content; got != "#!/bin/sh\necho mine\n" {
+	if got := readHookFile(t, filepath.Join(hooks, hookName)).content; got != "#!/bin/sh\necho mine\n" {
 		t.Errorf("pre-commit changed although install refused: %q", got)
 	}
-	if _, err := os.Lstat(filepath.Join(hooks, LegacyName)); err == nil {
+	if _, err := os.Lstat(filepath.Join(hooks, legacyName)); err == nil {
 		t.Error("pre-commit was moved aside although install refused")
 	}
 
@@ -414,7 +414,7 @@ func TestInstallDecidesBeforeTouching(t *testing.T) {
 	if _, err := Uninstall(ctx, r.gitter()); err == nil {
 		t.Error("uninstall chose between two different pre-merge-commit hooks")
 	}
-	if !IsVBDHook([]byte(readHookFile(t, filepath.Join(hooks, HookName)).content)) {
+	if !isVBDHook([]byte(readHookFile(t, filepath.Join(hooks, hookName)).content)) {
 		t.Error("uninstall restored pre-commit although it refused")
 	}
 }
@@ -436,7 +436,7 @@ func TestUninstallAfterHuskyRewroteItsStub(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, name := range HookNames() {
+	for i, name := range hookNames() {
 		if h := un.Hooks[i]; !h.Restored || h.Owner != OwnerHusky {
 			t.Errorf("uninstall %s = %+v; want husky's stub restored", name, h)
 		}

@@ -61,12 +61,12 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 		return nil, exitcode.Usagef("vbd pre-commit: %s is not inside a git work tree", repo.Root)
 	}
 	git := Git{Dir: repo.Root, Env: state.AbsRepoEnv(req.Environ, req.Cwd)}
-	staged, err := Inspect(ctx, git)
+	staged, err := inspect(ctx, git)
 	if err != nil {
 		return nil, fmt.Errorf("read what is being committed: %w", err)
 	}
 	if len(staged.Unmerged) > 0 {
-		return nil, exitcode.Usagef("the index has unresolved conflicts (%s): resolve and stage them first; nothing was verified", ListSome(staged.Unmerged, 3))
+		return nil, exitcode.Usagef("the index has unresolved conflicts (%s): resolve and stage them first; nothing was verified", listSome(staged.Unmerged, 3))
 	}
 	// git merge runs pre-merge-commit before it writes MERGE_HEAD.
 	merge := req.Hook == MergeHookName
@@ -152,8 +152,8 @@ func repoWide(c detect.Check) bool {
 	return c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerPrek || strings.HasPrefix(c.Source, detect.ConfigFile)
 }
 
-// ListSome names up to n items and counts the rest.
-func ListSome(items []string, n int) string {
+// listSome names up to n items and counts the rest.
+func listSome(items []string, n int) string {
 	quoted := make([]string, 0, n)
 	for i, it := range items {
 		if i == n {

@@ -25,13 +25,13 @@ func printHeader(w io.Writer, s Staged, snap *Snapshot, scope *gate.Scope, merge
 	} else {
 		var why []string
 		if len(s.Unstaged) > 0 {
-			why = append(why, "unstaged changes in "+ListSome(s.Unstaged, 3))
+			why = append(why, "unstaged changes in "+listSome(s.Unstaged, 3))
 		}
 		if len(s.Untracked) > 0 {
-			why = append(why, "untracked "+ListSome(s.Untracked, 3))
+			why = append(why, "untracked "+listSome(s.Untracked, 3))
 		}
 		if len(s.Unchecked) > 0 {
-			why = append(why, "files git status does not compare (assume-unchanged or skip-worktree) "+ListSome(s.Unchecked, 3))
+			why = append(why, "files git status does not compare (assume-unchanged or skip-worktree) "+listSome(s.Unchecked, 3))
 		}
 		switch {
 		case len(why) > 0:
@@ -42,7 +42,7 @@ func printHeader(w io.Writer, s Staged, snap *Snapshot, scope *gate.Scope, merge
 			fmt.Fprintln(w, "vbd: verifying a snapshot of the index in a temporary directory")
 		}
 		if len(snap.Linked) > 0 {
-			fmt.Fprintf(w, "vbd: linked ignored dependencies from the work tree into the snapshot: %s\n", ListSome(snap.Linked, 5))
+			fmt.Fprintf(w, "vbd: linked ignored dependencies from the work tree into the snapshot: %s\n", listSome(snap.Linked, 5))
 		}
 	}
 	switch {

@@ -8,34 +8,34 @@ import (
 
 // Names of the files vbd manages in the hooks directory.
 const (
-	// HookName is the hook git runs before recording a commit.
-	HookName = "pre-commit"
+	// hookName is the hook git runs before recording a commit.
+	hookName = "pre-commit"
 	// MergeHookName is the hook a merge runs instead of pre-commit when
 	// it records its commit by itself (a clean git merge, git pull).
 	MergeHookName = "pre-merge-commit"
-	// LegacySuffix names where an existing hook is kept: hook +
-	// LegacySuffix. vbd's hook runs it first. It is not pre-commit's own
+	// legacySuffix names where an existing hook is kept: hook +
+	// legacySuffix. vbd's hook runs it first. It is not pre-commit's own
 	// ".legacy", so the pre-commit framework's chaining and vbd's never
 	// collide.
-	LegacySuffix = ".vbd-legacy"
-	// LegacyName is where an existing pre-commit hook is kept.
-	LegacyName = HookName + LegacySuffix
-	// Marker is a line only vbd's hooks have. Reinstall and uninstall
+	legacySuffix = ".vbd-legacy"
+	// legacyName is where an existing pre-commit hook is kept.
+	legacyName = hookName + legacySuffix
+	// marker is a line only vbd's hooks have. Reinstall and uninstall
 	// recognise vbd's hook by it, so vbd never chains itself.
-	Marker = "# vbd-pre-commit-hook: 1"
+	marker = "# vbd-pre-commit-hook: 1"
 )
 
-// HookNames are the hooks vbd installs, in order: pre-commit, which git
+// hookNames are the hooks vbd installs, in order: pre-commit, which git
 // commit runs, and pre-merge-commit, which git merge runs instead when it
 // records the merge itself; without it a clean merge would bypass vbd.
-func HookNames() []string { return []string{HookName, MergeHookName} }
+func hookNames() []string { return []string{hookName, MergeHookName} }
 
 // LegacyFor is where the hook that was installed as hook is kept.
-func LegacyFor(hook string) string { return hook + LegacySuffix }
+func LegacyFor(hook string) string { return hook + legacySuffix }
 
 // ScriptOptions shape the hook script.
 type ScriptOptions struct {
-	// Hook is the hook the script is installed as: HookName (the
+	// Hook is the hook the script is installed as: hookName (the
 	// default) or MergeHookName.
 	Hook string
 	// Exe is vbd's absolute path when installed. The script falls back to
@@ -51,22 +51,22 @@ type ScriptOptions struct {
 	SourceLegacy bool
 }
 
-// Script returns vbd's hook: a POSIX sh script that runs the kept hook
+// hookScript returns vbd's hook: a POSIX sh script that runs the kept hook
 // first (its failure aborts the commit with its exit code), honours
 // VBD_SKIP, finds vbd by the recorded path and then PATH, and fails closed
 // when vbd is missing: git aborts a commit on any non-zero exit, so a
 // missing vbd must not silently let commits through.
-func Script(o ScriptOptions) []byte {
+func hookScript(o ScriptOptions) []byte {
 	hook, verb := o.Hook, "commit"
 	if hook == "" {
-		hook = HookName
+		hook = hookName
 	}
 	if hook == MergeHookName {
 		verb = "merge"
 	}
 	var b bytes.Buffer
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString(Marker + "\n")
+	b.WriteString(marker + "\n")
 	b.WriteString(`# vbd's git ` + hook + ` hook: it verifies what is being committed (the
 # index), never the work tree. Written by "vbd install git"; "vbd uninstall
 # git" removes it and puts back the hook that was here before.
@@ -109,7 +109,7 @@ else
 fi
 `)
 	b.WriteString(`exec "$vbd" pre-commit`)
-	if hook != HookName {
+	if hook != hookName {
 		b.WriteString(" --hook " + detect.Quote(hook))
 	}
 	for _, a := range o.Args {
@@ -119,10 +119,10 @@ fi
 	return b.Bytes()
 }
 
-// IsVBDHook reports whether a hook file's content is vbd's hook.
-func IsVBDHook(content []byte) bool {
+// isVBDHook reports whether a hook file's content is vbd's hook.
+func isVBDHook(content []byte) bool {
 	for line := range bytes.SplitSeq(content, []byte("\n")) {
-		if string(bytes.TrimSpace(line)) == Marker {
+		if string(bytes.TrimSpace(line)) == marker {
 			return true
 		}
 	}

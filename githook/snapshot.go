@@ -16,12 +16,12 @@ import (
 	"github.com/vbd-dev/vbd/state"
 )
 
-// Snapshot directories are named SnapshotPrefix + something, so a later run
+// Snapshot directories are named snapshotPrefix + something, so a later run
 // can find and remove the ones an earlier run could not (SIGKILL, power
-// loss). One older than StaleAfter whose owner is gone is stale.
+// loss). One older than staleAfter whose owner is gone is stale.
 const (
-	SnapshotPrefix = "vbd-snapshot-"
-	StaleAfter     = time.Hour
+	snapshotPrefix = "vbd-snapshot-"
+	staleAfter     = time.Hour
 	// maxSubmoduleDepth bounds submodules nested in submodules.
 	maxSubmoduleDepth = 8
 )
@@ -48,7 +48,7 @@ type Snapshot struct {
 	scratch *state.Scratch
 }
 
-// Materialise writes the index that g's environment names into a new
+// materialiseIndex writes the index that g's environment names into a new
 // directory outside the work tree, with `git checkout-index`, which
 // handles deleted files, renames, binaries, symlinks and any path bytes
 // exactly as git would check them out. It writes nothing in the work tree
@@ -62,7 +62,7 @@ type Snapshot struct {
 // commit. The links give checks the real directories, not read-only
 // copies: a tool that writes a cache there writes it in the work tree's
 // ignored directory, which no commit records.
-func Materialise(ctx context.Context, g Git) (*Snapshot, error) {
+func materialiseIndex(ctx context.Context, g Git) (*Snapshot, error) {
 	f, factsErr := factsOf(ctx, g)
 	_, skipped, err := hiddenEntries(ctx, g)
 	if err != nil {
@@ -71,8 +71,8 @@ func Materialise(ctx context.Context, g Git) (*Snapshot, error) {
 	return materialise(ctx, g, f, factsErr, presentIn(g.Dir, skipped))
 }
 
-// Materialise is Materialise of the index Inspect looked at, with what
-// Inspect already asked git.
+// Materialise is Materialise of the index inspect looked at, with what
+// inspect already asked git.
 func (s Staged) Materialise(ctx context.Context, g Git) (*Snapshot, error) {
 	return materialise(ctx, g, s.facts, nil, s.skipPresent)
 }
@@ -87,7 +87,7 @@ func materialise(ctx context.Context, g Git, f repoFacts, factsErr error, skipPr
 	if err != nil {
 		return nil, err
 	}
-	_ = CleanStale(parent, StaleAfter, time.Now())
+	_ = CleanStale(parent, staleAfter, time.Now())
 	base, err := makeBase(parent, root)
 	if err != nil {
 		return nil, err
@@ -171,11 +171,11 @@ func snapshotParent(ctx context.Context, g Git) (string, error) {
 // directory makes it fall back to a fresh random name.
 func makeBase(parent, root string) (string, error) {
 	sum := sha256.Sum256([]byte(root))
-	stable := filepath.Join(parent, SnapshotPrefix+hex.EncodeToString(sum[:6]))
+	stable := filepath.Join(parent, snapshotPrefix+hex.EncodeToString(sum[:6]))
 	if err := os.Mkdir(stable, 0o700); err == nil {
 		return stable, nil
 	}
-	base, err := os.MkdirTemp(parent, SnapshotPrefix+"*")
+	base, err := os.MkdirTemp(parent, snapshotPrefix+"*")
 	if err != nil {
 		return "", fmt.Errorf("create the snapshot directory: %w", err)
 	}
@@ -193,7 +193,7 @@ func CleanStale(parent string, age time.Duration, now time.Time) error {
 	}
 	var errs []error
 	for _, e := range entries {
-		if !e.IsDir() || !strings.HasPrefix(e.Name(), SnapshotPrefix) {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), snapshotPrefix) {
 			continue
 		}
 		info, err := e.Info()

@@ -65,7 +65,7 @@ func TestMaterialise(t *testing.T) {
 	r.write(".git/info/exclude", "local-only.txt\n")
 
 	before := r.fingerprint()
-	s, err := Materialise(ctx, r.gitter())
+	s, err := materialiseIndex(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,8 +77,8 @@ func TestMaterialise(t *testing.T) {
 	if owned, _ := os.ReadDir(filepath.Join(r.dir, ".git", "vbd", "owned")); len(owned) == 0 {
 		t.Error("no ownership record of the snapshot in .git/vbd/owned")
 	}
-	if !strings.HasPrefix(filepath.Base(filepath.Dir(s.Dir)), SnapshotPrefix) || filepath.Base(s.Dir) != filepath.Base(r.dir) {
-		t.Errorf("snapshot at %s: want <tmp>/%s*/<repo name>", s.Dir, SnapshotPrefix)
+	if !strings.HasPrefix(filepath.Base(filepath.Dir(s.Dir)), snapshotPrefix) || filepath.Base(s.Dir) != filepath.Base(r.dir) {
+		t.Errorf("snapshot at %s: want <tmp>/%s*/<repo name>", s.Dir, snapshotPrefix)
 	}
 	if state.Within(s.Dir, r.dir) {
 		t.Fatalf("snapshot %s is inside the work tree", s.Dir)
@@ -121,11 +121,11 @@ func TestMaterialise(t *testing.T) {
 	// The snapshot is a git repository that mirrors the commit: nothing
 	// unstaged, and the staged change is the real one.
 	snap := Git{Dir: s.Dir, Env: r.env}
-	st, err := Inspect(ctx, snap)
+	st, err := inspect(ctx, snap)
 	if err != nil {
 		t.Fatal(err)
 	}
-	real, err := Inspect(ctx, r.gitter())
+	real, err := inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestMaterialiseNoHead(t *testing.T) {
 	r.write("a.txt", "staged\n")
 	r.git("add", "a.txt")
 	r.write("a.txt", "unstaged\n")
-	s, err := Materialise(ctx, r.gitter())
+	s, err := materialiseIndex(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestMaterialiseUninitialisedSubmodule(t *testing.T) {
 	r.git("commit", "-q", "-m", "sub")
 	r.git("submodule", "deinit", "-q", "--force", "sub")
 	r.write("x.txt", "untracked\n")
-	s, err := Materialise(ctx, r.gitter())
+	s, err := materialiseIndex(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestMaterialiseAvoidsATempDirInsideTheWorkTree(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(r.dir, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Materialise(ctx, r.gitter())
+	s, err := materialiseIndex(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestMaterialiseIsCancellable(t *testing.T) {
 	cancel()
 	parent := t.TempDir()
 	t.Setenv("TMPDIR", parent)
-	if _, err := Materialise(ctx, r.gitter()); err == nil {
+	if _, err := materialiseIndex(ctx, r.gitter()); err == nil {
 		t.Fatal("Materialise ran with a cancelled context")
 	}
 	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
@@ -251,10 +251,10 @@ func TestCleanStale(t *testing.T) {
 		return dir
 	}
 	dead := deadPid(t)
-	stale := mk(SnapshotPrefix+"stale", dead, 2*time.Hour)
-	noOwner := mk(SnapshotPrefix+"noowner", "", 2*time.Hour)
-	fresh := mk(SnapshotPrefix+"fresh", dead, time.Minute)
-	alive := mk(SnapshotPrefix+"alive", strconv.Itoa(os.Getppid()), 2*time.Hour)
+	stale := mk(snapshotPrefix+"stale", dead, 2*time.Hour)
+	noOwner := mk(snapshotPrefix+"noowner", "", 2*time.Hour)
+	fresh := mk(snapshotPrefix+"fresh", dead, time.Minute)
+	alive := mk(snapshotPrefix+"alive", strconv.Itoa(os.Getppid()), 2*time.Hour)
 	other := mk("not-vbd", dead, 2*time.Hour)
 
 	if err := CleanStale(parent, time.Hour, now); err != nil {
@@ -294,7 +294,7 @@ func TestMaterialiseShallowClone(t *testing.T) {
 	r.write("a.txt", "staged")
 	r.git("add", "a.txt")
 	r.write("b.txt", "untracked")
-	s, err := Materialise(ctx, r.gitter())
+	s, err := materialiseIndex(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestMaterialiseLinksOnlyInsideTheSnapshot(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(outside, "app"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Materialise(ctx, r.gitter())
+	s, err := materialiseIndex(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ type Staged struct {
 	// "cherry-pick", "revert", or "" for none.
 	InProgress string
 
-	// facts and skipPresent are what Inspect learnt that OwnIndex and
+	// facts and skipPresent are what inspect learnt that OwnIndex and
 	// Materialise need too, so that they need not ask git again.
 	facts       repoFacts
 	skipPresent []string // skip-worktree entries present in the work tree
@@ -53,11 +53,11 @@ func (s Staged) WorkTreeMatches() bool {
 	return len(s.Unstaged) == 0 && len(s.Untracked) == 0 && len(s.Unchecked) == 0
 }
 
-// Inspect compares the index being committed (the one GIT_INDEX_FILE names
+// inspect compares the index being committed (the one GIT_INDEX_FILE names
 // in g.Env, inside a hook) with HEAD and with the work tree. It only
 // reads: git status runs with GIT_OPTIONAL_LOCKS=0, so it does not even
 // refresh the index's stat data.
-func Inspect(ctx context.Context, g Git) (Staged, error) {
+func inspect(ctx context.Context, g Git) (Staged, error) {
 	var s Staged
 	var err error
 	if s.facts, err = factsOf(ctx, g); err != nil {

@@ -75,7 +75,7 @@ func TestInspect(t *testing.T) {
 	r.write("a.txt", "a\n")
 	r.write("web/b.txt", "b\n")
 
-	s, err := Inspect(ctx, r.gitter())
+	s, err := inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestInspect(t *testing.T) {
 	}
 
 	r.git("add", "-A")
-	s, err = Inspect(ctx, r.gitter())
+	s, err = inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestInspect(t *testing.T) {
 
 	r.git("commit", "-q", "-m", "init")
 	r.write("node_modules/x.js", "ignored\n")
-	s, err = Inspect(ctx, r.gitter())
+	s, err = inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestInspect(t *testing.T) {
 	r.write("web/b.txt", "b edited, not staged\n")
 	r.write("new.txt", "untracked\n")
 	before := r.fingerprint()
-	s, err = Inspect(ctx, r.gitter())
+	s, err = inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestInspectHonoursTheHooksIndex(t *testing.T) {
 	if _, err := g.output(ctx, "add", "a.txt"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Inspect(ctx, g)
+	s, err := inspect(ctx, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestInspectHonoursTheHooksIndex(t *testing.T) {
 		t.Errorf("temporary index: %+v; want a.txt staged, b.txt unstaged", s)
 	}
 	// The real index is untouched: nothing staged there.
-	s, err = Inspect(ctx, r.gitter())
+	s, err = inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestInspectMergeInProgress(t *testing.T) {
 	r.commitAll("main")
 	r.git("merge", "--no-commit", "--no-ff", "-q", "side")
 
-	s, err := Inspect(ctx, r.gitter())
+	s, err := inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,14 +202,14 @@ func TestInspectSeesHiddenEdits(t *testing.T) {
 				t.Fatalf("git status shows %q; the test needs it to hide the edit", out)
 			}
 			before := r.fingerprint()
-			s, err := Inspect(ctx, r.gitter())
+			s, err := inspect(ctx, r.gitter())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(s.Unchecked, []string{"config.txt"}) || s.WorkTreeMatches() {
 				t.Errorf("hidden edit: %+v; want config.txt unchecked and no in-place run", s)
 			}
-			snap, err := Materialise(ctx, r.gitter())
+			snap, err := materialiseIndex(ctx, r.gitter())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func TestInspectSeesHiddenEdits(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(r.dir, "far")); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Inspect(ctx, r.gitter())
+	s, err := inspect(ctx, r.gitter())
 	if err != nil {
 		t.Fatal(err)
 	}
