@@ -15,13 +15,13 @@ import (
 	"github.com/vbd-dev/vbd/state"
 )
 
-// SandboxPrefix starts the name of every sandbox directory. It shares
+// sandboxPrefix starts the name of every sandbox directory. It shares
 // githook's "vbd-snapshot-" prefix, so the sweep of stale snapshots
 // (githook.CleanStale) and crash recovery (runner.RecoverOrphans, which
 // removes only "vbd-…" directories) both know it.
-const SandboxPrefix = "vbd-snapshot-tree-"
+const sandboxPrefix = "vbd-snapshot-tree-"
 
-// Sandbox is a throwaway copy of a work tree, for a check that rewrites
+// sandboxTree is a throwaway copy of a work tree, for a check that rewrites
 // the files it checks (pre-commit's fixers: trailing-whitespace,
 // end-of-file-fixer, ruff --fix…). It holds every file `git ls-files -co
 // --exclude-standard` lists, as the work tree has it, and is a git
@@ -37,17 +37,17 @@ const SandboxPrefix = "vbd-snapshot-tree-"
 // copy lives in the temp dir (or vbd's state dir when the temp dir is
 // inside the work tree), recorded with state.Own so that the next vbd
 // removes it if this one is killed.
-type Sandbox struct {
+type sandboxTree struct {
 	// Dir is the copy's root. Its base name is the work tree's, since
 	// some tools name things after their directory.
 	Dir     string
 	scratch *state.Scratch
 }
 
-// NewSandbox copies the work tree at root into a new sandbox. stateDir
+// newSandbox copies the work tree at root into a new sandbox. stateDir
 // is the repository's vbd state dir (crash-recovery records, and the
 // fallback parent). env is the environment git runs with (nil: vbd's).
-func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sandbox, err error) {
+func newSandbox(ctx context.Context, root, stateDir string, env []string) (_ *sandboxTree, err error) {
 	if env == nil {
 		env = os.Environ()
 	}
@@ -56,7 +56,7 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if err != nil {
 		return nil, err
 	}
-	base, err := os.MkdirTemp(parent, SandboxPrefix+"*")
+	base, err := os.MkdirTemp(parent, sandboxPrefix+"*")
 	if err != nil {
 		return nil, fmt.Errorf("create a throwaway copy of the tree: %w", err)
 	}
@@ -64,7 +64,7 @@ func NewSandbox(ctx context.Context, root, stateDir string, env []string) (_ *Sa
 	if err != nil {
 		return nil, err
 	}
-	s := &Sandbox{Dir: filepath.Join(base, filepath.Base(root)), scratch: scratch}
+	s := &sandboxTree{Dir: filepath.Join(base, filepath.Base(root)), scratch: scratch}
 	defer func() {
 		if err != nil {
 			err = errors.Join(err, s.Remove())
@@ -118,7 +118,7 @@ func ignoredConfigs(root string, copied []string) []string {
 }
 
 // Remove deletes the sandbox (state.Scratch.Remove).
-func (s *Sandbox) Remove() error {
+func (s *sandboxTree) Remove() error {
 	if s == nil {
 		return nil
 	}
@@ -134,7 +134,7 @@ func sandboxParent(root, stateDir string) (string, error) {
 // file (hashed into the copy's own objects), HEAD is the real HEAD, and
 // the real objects are shared through alternates, so `git diff HEAD` and
 // `git log` work in hooks.
-func (s *Sandbox) initRepo(ctx context.Context, real state.GitCmd, env []string, files []string) error {
+func (s *sandboxTree) initRepo(ctx context.Context, real state.GitCmd, env []string, files []string) error {
 	out, err := real.Run(ctx, "rev-parse", "--show-object-format", "--git-path", "objects")
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if err != nil || len(lines) != 2 {
@@ -194,7 +194,7 @@ func sandboxTasks(tasks []runner.Task, runnable []detect.Check, root, stateDir s
 		// never one that an inherited GIT_DIR names.
 		t.Env = env
 		t.Prepare = func(ctx context.Context) (string, func(), error) {
-			s, err := NewSandbox(ctx, root, stateDir, env)
+			s, err := newSandbox(ctx, root, stateDir, env)
 			if err != nil {
 				return "", nil, fmt.Errorf("could not make a throwaway copy of the tree for %s, which rewrites files, so it was not run in your tree: %w", t.Name, err)
 			}

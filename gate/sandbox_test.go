@@ -86,7 +86,7 @@ func TestSandbox(t *testing.T) {
 	stateDir := filepath.Join(root, ".git", "vbd")
 
 	ctx := context.Background()
-	s, err := NewSandbox(ctx, root, stateDir, nil)
+	s, err := newSandbox(ctx, root, stateDir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestSandboxTmpInTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	stateDir := filepath.Join(root, ".git", "vbd")
-	s, err := NewSandbox(context.Background(), root, stateDir, nil)
+	s, err := newSandbox(context.Background(), root, stateDir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestSandboxRun(t *testing.T) {
 		t.Fatalf("result %+v", res[0])
 	}
 	out := strings.Join(res[0].Tail, "\n")
-	if strings.HasPrefix(out, root) || !strings.Contains(out, SandboxPrefix) || !strings.Contains(out, "M a.txt") {
+	if strings.HasPrefix(out, root) || !strings.Contains(out, sandboxPrefix) || !strings.Contains(out, "M a.txt") {
 		t.Errorf("the check ran in %q; want a sandbox where it changed a.txt", out)
 	}
 	dir := strings.Split(out, "\n")[0]

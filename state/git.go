@@ -13,10 +13,10 @@ import (
 	"time"
 )
 
-// GitTimeout bounds each git command of a Tree, so a wedged git (a lock
+// gitTimeout bounds each git command of a Tree, so a wedged git (a lock
 // held, a network filesystem gone) cannot hang a hook; a walk that times
 // out is no fingerprint, and the run is not reused.
-const GitTimeout = 30 * time.Second
+const gitTimeout = 30 * time.Second
 
 // GitError is a git command that failed: it names the command and carries
 // git's stderr, and wraps the *exec.ExitError (or the start error) so that
@@ -59,7 +59,7 @@ type GitCmd struct {
 	// Dir is where git runs, normally the work-tree root.
 	Dir string
 	// Env is git's environment; nil means vbd's own without git's
-	// repository variables (see RepoEnvVar). Inside a git hook the
+	// repository variables (see repoEnvVar). Inside a git hook the
 	// environment matters: git passes GIT_INDEX_FILE, naming the index
 	// being committed, and GIT_DIR in linked worktrees; a caller that
 	// means git to see them passes them here explicitly.
@@ -123,14 +123,14 @@ func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 	return stdout.Bytes(), nil
 }
 
-// RepoEnvVar reports whether k is one of git's repository variables, which
+// repoEnvVar reports whether k is one of git's repository variables, which
 // git's hooks set (GIT_INDEX_FILE names the index being committed) and
 // which point any git command at another repository or index than the one
 // its directory holds. vbd's own git commands drop them from the
 // environment they inherit, so that a snapshot's or another repository's
 // git commands never act on the hook's index; a caller that means them
 // passes them in GitCmd.Env.
-func RepoEnvVar(k string) bool {
+func repoEnvVar(k string) bool {
 	switch k {
 	case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
 		"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
@@ -162,7 +162,7 @@ func WithoutRepoEnv(env []string) []string {
 	}
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); !RepoEnvVar(k) {
+		if k, _, _ := strings.Cut(kv, "="); !repoEnvVar(k) {
 			out = append(out, kv)
 		}
 	}
@@ -174,7 +174,7 @@ func WithoutRepoEnv(env []string) []string {
 func RepoEnvNames(env []string) []string {
 	var names []string
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); RepoEnvVar(k) {
+		if k, _, _ := strings.Cut(kv, "="); repoEnvVar(k) {
 			names = append(names, k)
 		}
 	}

@@ -80,7 +80,7 @@ func TestGitBoundedByContext(t *testing.T) {
 func TestHashFiles(t *testing.T) {
 	root := treeRepo(t)
 	writeFile(t, root, "line\nbreak", "x\n")
-	ids, err := HashFiles(t.Context(), GitCmd{Dir: root}, []string{"new.txt", "line\nbreak", "clean.go"})
+	ids, err := hashFiles(t.Context(), GitCmd{Dir: root}, []string{"new.txt", "line\nbreak", "clean.go"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,7 +170,7 @@ func HashField(h hash.Hash, s string) {
 
 // contents fills in each entry's content: "deleted", "missing", a
 // symlink's target, a submodule's or nested repository's own digest, or a
-// file's executable bits and blob id from one HashFiles. A file whose stat
+// file's executable bits and blob id from one hashFiles. A file whose stat
 // is what it was when the rechecked Tree hashed it keeps that content.
 func (t *Tree) contents(ctx context.Context) error {
 	var prev map[string]*entry
@@ -237,7 +237,7 @@ func (t *Tree) contents(ctx context.Context) error {
 	if len(paths) == 0 {
 		return nil
 	}
-	ids, err := HashFiles(ctx, t.g, paths)
+	ids, err := hashFiles(ctx, t.g, paths)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// HashFiles returns the git blob id of each file's bytes as they are on
+// hashFiles returns the git blob id of each file's bytes as they are on
 // disk (--no-filters: what a check reads, not what git would store), from
 // one `git hash-object --stdin-paths` in g.Dir; paths are slash paths
 // relative to it. It is vbd's one file hasher.
@@ -19,7 +19,7 @@ import (
 // --stdin-paths reads one path a line, so a path holding a newline or a
 // carriage return cannot be given to it; such a file is hashed here and
 // its id is "sha256:" and the SHA-256 of its bytes. The two never collide.
-func HashFiles(ctx context.Context, g GitCmd, paths []string) ([]string, error) {
+func hashFiles(ctx context.Context, g GitCmd, paths []string) ([]string, error) {
 	ids := make([]string, len(paths))
 	var (
 		batch []string

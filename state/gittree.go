@@ -124,7 +124,7 @@ func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) 
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, ErrNotGit
 	}
-	g := GitCmd{Dir: dir, Env: opts.Env, Timeout: GitTimeout}
+	g := GitCmd{Dir: dir, Env: opts.Env, Timeout: gitTimeout}
 	t := &Tree{opts: opts, indexed: make(chan struct{}), listed: make(chan struct{}), statusDone: make(chan struct{})}
 	// A full walk's status starts now, beside rev-parse (see Tree).
 	full := !opts.FilesOnly && !opts.IndexOnly
@@ -159,7 +159,7 @@ func WalkTree(ctx context.Context, dir string, opts WalkOptions) (*Tree, error) 
 		stop()
 		others = nil
 	}
-	t.g = GitCmd{Dir: t.Root, Env: opts.Env, Timeout: GitTimeout}
+	t.g = GitCmd{Dir: t.Root, Env: opts.Env, Timeout: gitTimeout}
 	go func() {
 		defer close(t.listed)
 		// A full walk's untracked files come from status.

@@ -27,13 +27,13 @@ func ReadProcStat(pid int) (ProcStat, bool) {
 	if err != nil {
 		return ProcStat{}, false
 	}
-	return ParseProcStat(pid, data)
+	return parseProcStat(pid, data)
 }
 
-// ParseProcStat parses the text of /proc/<pid>/stat: "pid (comm) state
+// parseProcStat parses the text of /proc/<pid>/stat: "pid (comm) state
 // ppid pgrp …". The command name is the process's to choose and may hold
 // spaces and parentheses, so the fields are read after its last ')'.
-func ParseProcStat(pid int, data []byte) (ProcStat, bool) {
+func parseProcStat(pid int, data []byte) (ProcStat, bool) {
 	i := bytes.LastIndexByte(data, ')')
 	if i < 0 {
 		return ProcStat{}, false

@@ -28,7 +28,7 @@ func TestParseProcStat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := ParseProcStat(7, []byte(tt.in))
+			got, ok := parseProcStat(7, []byte(tt.in))
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("ParseProcStat(%q) = %+v, %v; want %+v, %v", tt.in, got, ok, tt.want, tt.ok)
 			}
@@ -54,7 +54,7 @@ func FuzzParseProcStat(f *testing.F) {
 	f.Add("7 (a) b) R 5 6")
 	f.Add("7 ()) S 5 7")
 	f.Fuzz(func(t *testing.T, comm string) {
-		st, ok := ParseProcStat(7, []byte("7 ("+comm+") S 5 6"+strings.Repeat(" 0", 16)+" 99"))
+		st, ok := parseProcStat(7, []byte("7 ("+comm+") S 5 6"+strings.Repeat(" 0", 16)+" 99"))
 		if !strings.Contains(comm, ")") && (!ok || st.PPID != 5 || st.PGID != 6 || st.Start != 99) {
 			t.Errorf("comm %q: %+v, %v", comm, st, ok)
 		}
