@@ -144,18 +144,10 @@ func (s *sandboxTree) initRepo(ctx context.Context, real state.GitCmd, env []str
 	if !filepath.IsAbs(objects) {
 		objects = filepath.Join(real.Dir, objects)
 	}
+	if err := state.InitScratchRepo(ctx, s.Dir, env, format, objects); err != nil {
+		return err
+	}
 	snap := state.GitCmd{Dir: s.Dir, Env: env, Writes: true}
-	// An empty template: no sample hooks, nothing the copy does not need.
-	if _, err := snap.Run(ctx, "init", "--quiet", "--template=", "--object-format="+format, s.Dir); err != nil {
-		return fmt.Errorf("make the throwaway copy of the tree a git repository: %w", err)
-	}
-	info := filepath.Join(s.Dir, ".git", "objects", "info")
-	if err := os.MkdirAll(info, 0o755); err != nil {
-		return fmt.Errorf("share objects with the throwaway copy of the tree: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(objects+"\n"), 0o644); err != nil {
-		return fmt.Errorf("share objects with the throwaway copy of the tree: %w", err)
-	}
 	// update-index takes paths literally and ignores .gitignore: a file
 	// the work tree tracks though an ignore rule matches it is still in.
 	var list bytes.Buffer

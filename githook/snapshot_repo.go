@@ -19,18 +19,11 @@ import (
 // the hook's repository variables removed, so it cannot reach the real
 // repository's index.
 func initRepo(ctx context.Context, g Git, real realRepo, dir string, entries []byte) error {
-	snap := Git{Dir: dir, Env: state.WithoutRepoEnv(envOrProcess(g.Env))}
-	// An empty template: no sample hooks, nothing the snapshot does not need.
-	if _, err := snap.output(ctx, "init", "--quiet", "--template=", "--object-format="+real.format, dir); err != nil {
+	env := state.WithoutRepoEnv(envOrProcess(g.Env))
+	if err := state.InitScratchRepo(ctx, dir, env, real.format, real.objects); err != nil {
 		return err
 	}
-	info := filepath.Join(dir, ".git", "objects", "info")
-	if err := os.MkdirAll(info, 0o755); err != nil {
-		return fmt.Errorf("share objects: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(real.objects+"\n"), 0o644); err != nil {
-		return fmt.Errorf("share objects: %w", err)
-	}
+	snap := Git{Dir: dir, Env: env}
 	if _, err := snap.run(ctx, bytes.NewReader(entries), "update-index", "-z", "--index-info"); err != nil {
 		return err
 	}

@@ -306,3 +306,25 @@ func excludePattern(p string) string {
 	}
 	return b.String()
 }
+
+// InitScratchRepo makes dir, a throwaway copy of a tree, a git repository
+// of its own with the real repository's object format, and shares the
+// real objects (an absolute path) through objects/info/alternates, so
+// that nothing is copied and `git diff HEAD` and `git log` work in it.
+// An empty template: no sample hooks, nothing a copy does not need. env
+// is git's environment (see GitCmd.Env); the caller fills the index and
+// sets HEAD.
+func InitScratchRepo(ctx context.Context, dir string, env []string, format, objects string) error {
+	git := GitCmd{Dir: dir, Env: env, Writes: true}
+	if _, err := git.Run(ctx, "init", "--quiet", "--template=", "--object-format="+format, dir); err != nil {
+		return fmt.Errorf("make the throwaway copy of the tree a git repository: %w", err)
+	}
+	info := filepath.Join(dir, ".git", "objects", "info")
+	if err := os.MkdirAll(info, 0o755); err != nil {
+		return fmt.Errorf("share objects with the throwaway copy of the tree: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(info, "alternates"), []byte(objects+"\n"), 0o644); err != nil {
+		return fmt.Errorf("share objects with the throwaway copy of the tree: %w", err)
+	}
+	return nil
+}
