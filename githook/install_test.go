@@ -28,7 +28,7 @@ func TestIdentifyOwner(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := IdentifyOwner([]byte(tt.content), tt.hooksDir); got != tt.want {
+			if got := identifyOwner([]byte(tt.content), tt.hooksDir); got != tt.want {
 				t.Errorf("IdentifyOwner = %q, want %q", got, tt.want)
 			}
 		})

@@ -30,8 +30,8 @@ const Schema = "vbd.receipt/v1"
 // Bounds on what a receipt keeps of a check's output. The full output is in
 // the log file; the tail is for reading a receipt on its own.
 const (
-	MaxTailLines = 40
-	MaxLineBytes = 1000
+	maxTailLines = 40
+	maxLineBytes = 1000
 )
 
 // Mode is how much a run verified: quick runs skip test checks.
@@ -419,28 +419,28 @@ func ago(d time.Duration) string {
 // Ago is how long before now a receipt's run started, as people say it.
 func Ago(r *Receipt, now time.Time) string { return ago(now.Sub(r.Started)) }
 
-// boundLines cuts each line to MaxLineBytes as boundTail does, keeping
+// boundLines cuts each line to maxLineBytes as boundTail does, keeping
 // every line (the scanner already bounded their number).
 func boundLines(lines []string) []string {
 	if len(lines) == 0 {
 		return nil
 	}
-	return boundTail(lines[max(len(lines)-MaxTailLines, 0):])
+	return boundTail(lines[max(len(lines)-maxTailLines, 0):])
 }
 
-// boundTail keeps the last MaxTailLines lines, each cut to MaxLineBytes on a
+// boundTail keeps the last maxTailLines lines, each cut to maxLineBytes on a
 // rune boundary, so that a chatty check cannot bloat every receipt.
 func boundTail(lines []string) []string {
-	if len(lines) > MaxTailLines {
-		lines = lines[len(lines)-MaxTailLines:]
+	if len(lines) > maxTailLines {
+		lines = lines[len(lines)-maxTailLines:]
 	}
 	if len(lines) == 0 {
 		return nil
 	}
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {
-		if len(l) > MaxLineBytes {
-			cut := MaxLineBytes
+		if len(l) > maxLineBytes {
+			cut := maxLineBytes
 			for cut > 0 && !utf8.RuneStart(l[cut]) {
 				cut--
 			}

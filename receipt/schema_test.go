@@ -56,14 +56,14 @@ func validate(tb testing.TB, sch *jsonschema.Schema, data []byte) error {
 func TestSchemaAcceptsReceipts(t *testing.T) {
 	sch := compileSchema(t)
 	full := sample(strings.Repeat("a", 64), 1, Full)
-	full.ID = NewID(t0)
+	full.ID = newID(t0)
 	full.Checks = append(full.Checks, CheckOf(richOutcome()))
 	full.Hook.UnchangedTree, full.Hook.Claim = true, "the tests pass"
 	reused := sample(strings.Repeat("b", 64), 0, Quick)
-	reused.ID = NewID(t0)
+	reused.ID = newID(t0)
 	reused.Hook, reused.Warnings = nil, nil
 	reused.ReusedFrom = &ReusedFrom{Receipt: full.ID, Fingerprint: strings.Repeat("b", 64), At: t0, Checks: 1}
-	minimal := &Receipt{Schema: Schema, ID: NewID(t0), VBDVersion: "devel", Started: t0, Ended: t0, Mode: Full,
+	minimal := &Receipt{Schema: Schema, ID: newID(t0), VBDVersion: "devel", Started: t0, Ended: t0, Mode: Full,
 		Caller: Caller{Kind: "cli"}, Root: "/x", Verified: VerifiedStaged, FingerprintNote: state.ErrNotGit.Error(),
 		Plan: Plan{Checks: []PlanCheck{}}, Checks: []Check{}, Verdict: Verdict{Code: 2, Word: "nothing verified", Summary: "s"}}
 	for name, r := range map[string]*Receipt{"full": full, "reused": reused, "minimal": minimal} {
@@ -93,7 +93,7 @@ func TestSchemaAcceptsReceipts(t *testing.T) {
 func TestSchemaRejects(t *testing.T) {
 	sch := compileSchema(t)
 	base := sample(strings.Repeat("a", 64), 0, Full)
-	base.Schema, base.ID = Schema, NewID(t0)
+	base.Schema, base.ID = Schema, newID(t0)
 	good, _ := Marshal(base)
 	mutations := map[string]func(m map[string]any){
 		"unknown field":           func(m map[string]any) { m["surprise"] = 1 },

@@ -21,16 +21,16 @@ import (
 	"github.com/vbd-dev/vbd/verdict"
 )
 
-// Keep is how many receipts a store keeps besides the newest pass of each
+// keepReceipts is how many receipts a store keeps besides the newest pass of each
 // mode, which is kept however old so that reuse survives a long run of
 // failures.
-const Keep = 50
+const keepReceipts = 50
 
-// pruneSlack is how many receipts past Keep a save lets pile up before it
+// pruneSlack is how many receipts past keepReceipts a save lets pile up before it
 // prunes: pruning reads receipts (to find the newest pass of each mode) and
 // a receipt of a big plan is 150 KB of JSON, so a save that pruned every
-// time paid for reading up to Keep of them. With the slack a save prunes
-// once in pruneSlack runs, and the store never holds more than Keep +
+// time paid for reading up to keepReceipts of them. With the slack a save prunes
+// once in pruneSlack runs, and the store never holds more than keepReceipts +
 // pruneSlack + 2 receipts.
 const pruneSlack = 10
 
@@ -190,10 +190,10 @@ func (s Store) open(id string, data []byte, count bool) (*Receipt, error) {
 	return r, nil
 }
 
-// NewID names a receipt written at t: "<UTC time>-<pid>-<random>". The pid
+// newID names a receipt written at t: "<UTC time>-<pid>-<random>". The pid
 // and random part keep concurrent runs, even in one process, from sharing
 // a name.
-func NewID(t time.Time) string {
+func newID(t time.Time) string {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
 	return t.UTC().Format(idLayout) + "-" + strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:])
@@ -208,7 +208,7 @@ func (s Store) Path(id string) string { return filepath.Join(s.Dir, id+".json") 
 func (s Store) Save(r *Receipt, now time.Time) (string, error) {
 	r.Schema = Schema
 	if r.ID == "" {
-		r.ID = NewID(now)
+		r.ID = newID(now)
 	}
 	r.MAC = ""
 	data, err := Marshal(r)
@@ -227,8 +227,8 @@ func (s Store) Save(r *Receipt, now time.Time) (string, error) {
 	if err := state.WriteStateFile(path, data, 0o644); err != nil {
 		return "", err
 	}
-	if ids, err := s.names(); err == nil && len(ids) > Keep+pruneSlack {
-		_ = s.Prune(Keep, now)
+	if ids, err := s.names(); err == nil && len(ids) > keepReceipts+pruneSlack {
+		_ = s.Prune(keepReceipts, now)
 	}
 	return path, nil
 }
@@ -456,7 +456,7 @@ func (s Store) FindReusable(q Query) (*Receipt, error) {
 	return nil, nil
 }
 
-// validID reports whether id has the shape NewID gives, so that a receipt
+// validID reports whether id has the shape newID gives, so that a receipt
 // naming another (reused_from) can only point inside the store.
 func validID(id string) bool {
 	if id == "" || len(id) > 100 {

@@ -124,13 +124,13 @@ func TestConcurrentSaves(t *testing.T) {
 	}
 }
 
-// TestPrune keeps the newest Keep receipts plus the newest pass of each
+// TestPrune keeps the newest keepReceipts receipts plus the newest pass of each
 // mode that ran its checks, however old, and removes the rest.
 func TestPrune(t *testing.T) {
 	s := Open(t.TempDir())
 	save := func(i int, r *Receipt) string {
 		t.Helper()
-		r.ID = NewID(t0.Add(time.Duration(i) * time.Second))
+		r.ID = newID(t0.Add(time.Duration(i) * time.Second))
 		if _, err := s.Save(r, t0); err != nil {
 			t.Fatal(err)
 		}
@@ -143,14 +143,14 @@ func TestPrune(t *testing.T) {
 	reused := sample(strings.Repeat("3", 64), 0, Quick)
 	reused.ReusedFrom = &ReusedFrom{Receipt: newestFullPass, Fingerprint: strings.Repeat("3", 64), At: t0, Checks: 1}
 	save(3, reused) // a reused pass does not protect anything
-	for i := 4; i < 4+Keep; i++ {
+	for i := 4; i < 4+keepReceipts; i++ {
 		save(i, sample(fmt.Sprintf("%064x", i), 1, Full))
 	}
-	// A save prunes only once the store holds pruneSlack more than Keep.
-	if ids, _ := s.names(); len(ids) != Keep+4 {
-		t.Fatalf("%d receipts before the slack is used up, want %d", len(ids), Keep+4)
+	// A save prunes only once the store holds pruneSlack more than keepReceipts.
+	if ids, _ := s.names(); len(ids) != keepReceipts+4 {
+		t.Fatalf("%d receipts before the slack is used up, want %d", len(ids), keepReceipts+4)
 	}
-	if err := s.Prune(Keep, t0); err != nil {
+	if err := s.Prune(keepReceipts, t0); err != nil {
 		t.Fatal(err)
 	}
 	ids, err := s.names()
@@ -167,8 +167,8 @@ func TestPrune(t *testing.T) {
 	if has[olderFullPass] {
 		t.Fatal("an older full pass was kept though a newer one exists")
 	}
-	if len(ids) != Keep+2 {
-		t.Fatalf("%d receipts kept, want %d", len(ids), Keep+2)
+	if len(ids) != keepReceipts+2 {
+		t.Fatalf("%d receipts kept, want %d", len(ids), keepReceipts+2)
 	}
 	// Stale temp files go; fresh ones (a run in progress) stay.
 	stale, fresh := filepath.Join(s.Dir, ".x.json.tmp-1"), filepath.Join(s.Dir, ".pending-2")
@@ -181,7 +181,7 @@ func TestPrune(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Prune(Keep, time.Now()); err != nil {
+	if err := s.Prune(keepReceipts, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
@@ -193,13 +193,13 @@ func TestPrune(t *testing.T) {
 }
 
 // TestSavePrunesPastSlack: saves let pruneSlack receipts pile up past
-// Keep, then prune back to Keep (plus the newest pass of each mode).
+// keepReceipts, then prune back to keepReceipts (plus the newest pass of each mode).
 func TestSavePrunesPastSlack(t *testing.T) {
 	s := Open(t.TempDir())
 	most := 0
-	for i := range Keep + 3*pruneSlack {
+	for i := range keepReceipts + 3*pruneSlack {
 		r := sample(fmt.Sprintf("%064x", i), 1, Full)
-		r.ID = NewID(t0.Add(time.Duration(i) * time.Second))
+		r.ID = newID(t0.Add(time.Duration(i) * time.Second))
 		if _, err := s.Save(r, t0); err != nil {
 			t.Fatal(err)
 		}
@@ -209,8 +209,8 @@ func TestSavePrunesPastSlack(t *testing.T) {
 		}
 		most = max(most, len(ids))
 	}
-	if most != Keep+pruneSlack {
-		t.Fatalf("the store held up to %d receipts, want up to %d", most, Keep+pruneSlack)
+	if most != keepReceipts+pruneSlack {
+		t.Fatalf("the store held up to %d receipts, want up to %d", most, keepReceipts+pruneSlack)
 	}
 }
 
@@ -266,7 +266,7 @@ func TestFindReusableFollowsReusingRuns(t *testing.T) {
 			at := t0
 			save := func(r *Receipt) string {
 				at = at.Add(time.Second)
-				r.ID = NewID(at)
+				r.ID = newID(at)
 				if _, err := s.Save(r, at); err != nil {
 					t.Fatal(err)
 				}
@@ -332,7 +332,7 @@ func TestFindReusable(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s := Open(t.TempDir())
 			for i, r := range tc.stored {
-				r.ID = NewID(t0.Add(time.Duration(i) * time.Second))
+				r.ID = newID(t0.Add(time.Duration(i) * time.Second))
 				if _, err := s.Save(r, t0); err != nil {
 					t.Fatal(err)
 				}
@@ -369,7 +369,7 @@ func TestCheckRoundTripAndTailBound(t *testing.T) {
 	for i := range 200 {
 		tail = append(tail, fmt.Sprintf("line %d", i))
 	}
-	tail[199] = strings.Repeat("é", MaxLineBytes) // 2 bytes a rune: cut on a rune boundary
+	tail[199] = strings.Repeat("é", maxLineBytes) // 2 bytes a rune: cut on a rune boundary
 	code := 3
 	o := verdict.Outcome{
 		Check:  detect.Check{Name: "make test", Kind: detect.KindTest, Argv: []string{"make", "test"}, Dir: "web", Source: "web/Makefile"},
@@ -377,10 +377,10 @@ func TestCheckRoundTripAndTailBound(t *testing.T) {
 		Evidence: &verdict.Evidence{Runner: "jest", Counted: true, Passed: 2, Failed: 1, Total: 3},
 	}
 	c := CheckOf(o)
-	if len(c.Tail) != MaxTailLines || c.Tail[0] != "line 160" {
-		t.Fatalf("tail not bounded to the last %d lines: %d, first %q", MaxTailLines, len(c.Tail), c.Tail[0])
+	if len(c.Tail) != maxTailLines || c.Tail[0] != "line 160" {
+		t.Fatalf("tail not bounded to the last %d lines: %d, first %q", maxTailLines, len(c.Tail), c.Tail[0])
 	}
-	if last := c.Tail[MaxTailLines-1]; len(last) > MaxLineBytes+len("…") || !strings.HasSuffix(last, "…") || strings.ContainsRune(last, '\uFFFD') {
+	if last := c.Tail[maxTailLines-1]; len(last) > maxLineBytes+len("…") || !strings.HasSuffix(last, "…") || strings.ContainsRune(last, '\uFFFD') {
 		t.Fatalf("long line not cut cleanly: %d bytes", len(last))
 	}
 	back := c.Outcome()

@@ -208,7 +208,7 @@ func TestLogKeepsHeadAndTail(t *testing.T) {
 	for _, chunk := range []int{7, 999, 1 << 20} {
 		log, c := feed(t, out.Bytes(), chunk, nil, 10, head, tail)
 		dropped := int64(out.Len()) - head - tail
-		want := string(out.Bytes()[:head]) + GapMarker(dropped, head, tail) + string(out.Bytes()[out.Len()-tail:])
+		want := string(out.Bytes()[:head]) + gapMarker(dropped, head, tail) + string(out.Bytes()[out.Len()-tail:])
 		if string(log) != want {
 			t.Fatalf("chunk %d: log is\n%q\nwant\n%q", chunk, log, want)
 		}
@@ -238,10 +238,10 @@ func TestHundredMegabyteLogIsCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if limit := int64(DefaultLogHead + DefaultLogTail + 200); fi.Size() > limit {
+	if limit := int64(defaultLogHead + defaultLogTail + 200); fi.Size() > limit {
 		t.Errorf("log holds %d bytes, over the cap of %d", fi.Size(), limit)
 	}
-	wantDropped := r.Bytes - DefaultLogHead - DefaultLogTail
+	wantDropped := r.Bytes - defaultLogHead - defaultLogTail
 	if r.LogDropped != wantDropped || r.LogErr != nil {
 		t.Errorf("LogDropped %d (want %d), LogErr %v", r.LogDropped, wantDropped, r.LogErr)
 	}
@@ -258,7 +258,7 @@ func TestHundredMegabyteLogIsCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(data, []byte(GapMarker(wantDropped, DefaultLogHead, DefaultLogTail))) {
+	if !bytes.Contains(data, []byte(gapMarker(wantDropped, defaultLogHead, defaultLogTail))) {
 		t.Error("log has no gap marker")
 	}
 	if !bytes.HasSuffix(data, []byte("\nthe end\n")) {
@@ -338,7 +338,7 @@ func BenchmarkCapture(b *testing.B) {
 				if withScanner {
 					s = passScanner{}
 				}
-				c := newCapture(s, DefaultTailLines)
+				c := newCapture(s, defaultTailLines)
 				c.setLog(newCappedLog(f, 0, 0))
 				b.SetBytes(int64(len(out)))
 				b.ResetTimer()

@@ -13,8 +13,8 @@ import (
 // Default bounds of a check's log on disk: the start shows how a check
 // began (its command, its setup), the end shows how it failed.
 const (
-	DefaultLogHead = 1 << 20
-	DefaultLogTail = 16 << 20
+	defaultLogHead = 1 << 20
+	defaultLogTail = 16 << 20
 )
 
 // cappedLog writes a check's log to disk keeping the first head bytes and
@@ -43,10 +43,10 @@ const logBufSize = 64 << 10
 
 func newCappedLog(f *os.File, head, tail int64) *cappedLog {
 	if head <= 0 {
-		head = DefaultLogHead
+		head = defaultLogHead
 	}
 	if tail <= 0 {
-		tail = DefaultLogTail
+		tail = defaultLogTail
 	}
 	return &cappedLog{f: f, path: f.Name(), head: head, tail: tail, writeAt: f.WriteAt, buf: make([]byte, 0, logBufSize)}
 }
@@ -114,8 +114,8 @@ func (l *cappedLog) close() {
 	}
 }
 
-// GapMarker is the line a capped log holds where output was dropped.
-func GapMarker(dropped, head, tail int64) string {
+// gapMarker is the line a capped log holds where output was dropped.
+func gapMarker(dropped, head, tail int64) string {
 	return fmt.Sprintf("\n[vbd: %d bytes of output dropped here; the log keeps the first %d and the last %d bytes]\n", dropped, head, tail)
 }
 
@@ -139,7 +139,7 @@ func (l *cappedLog) reorder() (err error) {
 	wrap := l.head + (l.n-l.head)%l.tail
 	sections := []io.Reader{
 		io.NewSectionReader(l.f, 0, l.head),
-		strings.NewReader(GapMarker(l.dropped(), l.head, l.tail)),
+		strings.NewReader(gapMarker(l.dropped(), l.head, l.tail)),
 		io.NewSectionReader(l.f, wrap, l.head+l.tail-wrap),
 		io.NewSectionReader(l.f, l.head, wrap-l.head),
 	}

@@ -221,7 +221,7 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, marker str
 	r.Scanner = scanner
 	tailLines := opts.TailLines
 	if tailLines <= 0 {
-		tailLines = DefaultTailLines
+		tailLines = defaultTailLines
 	}
 	out := newCapture(scanner, tailLines)
 	if opts.LogDir != "" {

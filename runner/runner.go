@@ -159,10 +159,10 @@ type Options struct {
 	// LogDir receives one log file per task; empty keeps no log.
 	LogDir string
 	// LogHead and LogTail bound each log on disk: the first LogHead and
-	// the last LogTail bytes are kept. Zero means DefaultLogHead (1 MB) and
-	// DefaultLogTail (16 MB).
+	// the last LogTail bytes are kept. Zero means defaultLogHead (1 MB) and
+	// defaultLogTail (16 MB).
 	LogHead, LogTail int64
-	// TailLines bounds the in-memory tail; zero means DefaultTailLines.
+	// TailLines bounds the in-memory tail; zero means defaultTailLines.
 	TailLines int
 	// Grace is the wait between SIGTERM and SIGKILL; zero means DefaultGrace.
 	Grace time.Duration
@@ -185,14 +185,14 @@ type Event struct {
 
 // Defaults.
 const (
-	DefaultTailLines = 200
+	defaultTailLines = 200
 	DefaultGrace     = 3 * time.Second
 	// maxLineBytes bounds one line kept in memory; longer lines are split.
 	maxLineBytes = 16 << 10
 )
 
-// IsFailFast reports whether a result was never started because of fail-fast.
-func IsFailFast(r Result) bool { return errors.Is(r.Cause, ErrFailFast) }
+// isFailFast reports whether a result was never started because of fail-fast.
+func isFailFast(r Result) bool { return errors.Is(r.Cause, ErrFailFast) }
 
 // budgetContext derives the run's context, carrying ErrBudget as its cause
 // when the budget runs out.

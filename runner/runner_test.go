@@ -87,7 +87,7 @@ func TestRun(t *testing.T) {
 			tasks: []Task{sh("bad", "exit 1"), sh("later", "exit 0")},
 			opts:  Options{Jobs: 1, FailFast: true},
 			check: func(t *testing.T, rs []Result) {
-				if !IsFailFast(rs[1]) {
+				if !isFailFast(rs[1]) {
 					t.Errorf("later: got %s (%v), want not run by fail-fast", rs[1].Status, rs[1].Cause)
 				}
 			},
@@ -351,7 +351,7 @@ func TestFailFastAsksIsFailure(t *testing.T) {
 	if rs[1].Status != Exited {
 		t.Errorf("after an excused exit 5 the next check got %s (%v), want it run", rs[1].Status, rs[1].Cause)
 	}
-	if !IsFailFast(rs[3]) {
+	if !isFailFast(rs[3]) {
 		t.Errorf("after a condemned check the next got %s (%v), want not run by fail-fast", rs[3].Status, rs[3].Cause)
 	}
 	if calls.Load() != 3 {
