@@ -49,7 +49,7 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 		}
 		scan.AddUntracked(untracked)
 	}
-	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Scan: scan, Config: cfg, LookPath: OnPath})
+	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Scan: scan, Config: cfg, LookPath: onPath})
 	if err != nil {
 		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
 	}
@@ -57,8 +57,8 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 	return repo, cfg, plan, nil
 }
 
-// OnPath reports whether tool is on PATH: how detection knows which tools it may plan.
-func OnPath(tool string) bool {
+// onPath reports whether tool is on PATH: how detection knows which tools it may plan.
+func onPath(tool string) bool {
 	_, err := exec.LookPath(tool)
 	return err == nil
 }

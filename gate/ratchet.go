@@ -24,8 +24,8 @@ import (
 
 // What became of a lost test, for LostTest.Now.
 const (
-	NowSkipped = "skipped"
-	NowGone    = "gone"
+	nowSkipped = "skipped"
+	nowGone    = "gone"
 )
 
 // LostTest is one test that passed in the baseline and does not now.
@@ -34,7 +34,7 @@ type LostTest struct {
 	Check string
 	// Name is the test's name as its runner gave it ("example.com/m.TestA").
 	Name string
-	// Now is NowSkipped when the run reported it skipped, else NowGone.
+	// Now is nowSkipped when the run reported it skipped, else nowGone.
 	Now string
 }
 
@@ -86,10 +86,10 @@ func (r *Ratchet) List() string {
 			break
 		}
 		now := "gone"
-		if l.Now == NowSkipped {
+		if l.Now == nowSkipped {
 			now = "now skipped"
 		}
-		parts = append(parts, fmt.Sprintf("%s (%s)", ShortTestName(l.Name), now))
+		parts = append(parts, fmt.Sprintf("%s (%s)", shortTestName(l.Name), now))
 	}
 	for _, d := range r.Fewer {
 		parts = append(parts, fmt.Sprintf("%s: %d fewer pass (%d, now %d)", d.Check, d.Was-d.Now, d.Was, d.Now))
@@ -136,9 +136,9 @@ func (r *Ratchet) Warning(now time.Time) string {
 	return fmt.Sprintf("%d fewer %s than at %s%s: %s", r.Count(), tests, clock, tree, r.List())
 }
 
-// ShortTestName drops a Go test's package path ("example.com/m.TestA" is
+// shortTestName drops a Go test's package path ("example.com/m.TestA" is
 // TestA); other names are returned as they are.
-func ShortTestName(name string) string {
+func shortTestName(name string) string {
 	best := -1
 	for _, p := range [...]string{".Test", ".Example", ".Fuzz"} {
 		if i := strings.Index(name, p); i >= 0 && (best < 0 || i < best) {
@@ -217,7 +217,7 @@ func lostNames(check string, was, now []string, logPath string) []LostTest {
 	var lost []LostTest
 	for _, n := range was {
 		if !have[n] {
-			lost = append(lost, LostTest{Check: check, Name: n, Now: NowGone})
+			lost = append(lost, LostTest{Check: check, Name: n, Now: nowGone})
 		}
 	}
 	if len(lost) == 0 || logPath == "" {
@@ -226,7 +226,7 @@ func lostNames(check string, was, now []string, logPath string) []LostTest {
 	skipped := skippedIn(logPath, lost)
 	for i := range lost {
 		if skipped[lost[i].Name] {
-			lost[i].Now = NowSkipped
+			lost[i].Now = nowSkipped
 		}
 	}
 	return lost
@@ -247,7 +247,7 @@ func skippedIn(logPath string, lost []LostTest) map[string]bool {
 	defer f.Close()
 	want := make(map[string][]string, len(lost)) // marker → full names
 	for _, l := range lost {
-		short := ShortTestName(l.Name)
+		short := shortTestName(l.Name)
 		for _, m := range []string{"--- SKIP: " + short + " ", " - " + short + " # SKIP", " - " + short + " # skip", "test " + short + " ... ignored"} {
 			want[m] = append(want[m], l.Name)
 		}

@@ -43,25 +43,25 @@ func TestCompareRatchet(t *testing.T) {
 		"names lost": {
 			base: []receipt.Check{gotest},
 			now:  []verdict.Outcome{nowOutcome("go test", verdict.Pass, 1, m+"TestB")},
-			lost: []LostTest{{"go test", m + "TestA", NowGone}, {"go test", m + "TestC", NowGone}},
+			lost: []LostTest{{"go test", m + "TestA", nowGone}, {"go test", m + "TestC", nowGone}},
 			list: "TestA (gone), TestC (gone)",
 		},
 		"renamed is gone": {
 			base: []receipt.Check{gotest},
 			now:  []verdict.Outcome{nowOutcome("go test", verdict.Pass, 3, m+"TestA", m+"TestB", m+"TestC2")},
-			lost: []LostTest{{"go test", m + "TestC", NowGone}},
+			lost: []LostTest{{"go test", m + "TestC", nowGone}},
 			list: "TestC (gone)",
 		},
 		"all skipped now is vacuous": {
 			base: []receipt.Check{gotest},
 			now:  []verdict.Outcome{{Check: detect.Check{Name: "go test"}, Status: verdict.Vacuous, Evidence: &verdict.Evidence{Counted: true, Skipped: 3}}},
-			lost: []LostTest{{"go test", m + "TestA", NowGone}, {"go test", m + "TestB", NowGone}, {"go test", m + "TestC", NowGone}},
+			lost: []LostTest{{"go test", m + "TestA", nowGone}, {"go test", m + "TestB", nowGone}, {"go test", m + "TestC", nowGone}},
 			list: "TestA (gone), TestB (gone), TestC (gone)",
 		},
 		"check no longer planned": {
 			base: []receipt.Check{gotest},
 			now:  []verdict.Outcome{nowOutcome("go vet", verdict.Pass, 0)},
-			lost: []LostTest{{"go test", m + "TestA", NowGone}, {"go test", m + "TestB", NowGone}, {"go test", m + "TestC", NowGone}},
+			lost: []LostTest{{"go test", m + "TestA", nowGone}, {"go test", m + "TestB", nowGone}, {"go test", m + "TestC", nowGone}},
 			list: "TestA (gone), TestB (gone), TestC (gone)",
 		},
 		"counts fewer": {
@@ -165,9 +165,9 @@ test tests::slow ... ignored
 	}
 	r := CompareRatchet(base, now)
 	want := []LostTest{
-		{"go test", m + "TestA", NowSkipped}, {"go test", m + "TestC", NowGone},
-		{"tap", "parses", NowSkipped}, {"tap", "prints", NowGone},
-		{"cargo test", "tests::slow", NowSkipped},
+		{"go test", m + "TestA", nowSkipped}, {"go test", m + "TestC", nowGone},
+		{"tap", "parses", nowSkipped}, {"tap", "prints", nowGone},
+		{"cargo test", "tests::slow", nowSkipped},
 	}
 	if !reflect.DeepEqual(r.Lost, want) {
 		t.Fatalf("lost %+v\nwant %+v", r.Lost, want)
@@ -205,7 +205,7 @@ func TestShortTestName(t *testing.T) {
 		"parses":                  "parses",
 		"tests::slow":             "tests::slow",
 	} {
-		if got := ShortTestName(in); got != want {
+		if got := shortTestName(in); got != want {
 			t.Errorf("ShortTestName(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -224,7 +224,7 @@ func FuzzSkippedIn(f *testing.F) {
 		if err := os.WriteFile(p, log, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		lost := []LostTest{{Check: "c", Name: name, Now: NowGone}}
+		lost := []LostTest{{Check: "c", Name: name, Now: nowGone}}
 		for n := range skippedIn(p, lost) {
 			if n != name {
 				t.Fatalf("marked %q skipped, which was not lost", n)

@@ -27,7 +27,7 @@ import (
 func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tree) (reused bool, distrust string) {
 	stamp := takeStamp(ctx, v, tree)
 	v.Stamp = &stamp
-	if req.NoCache || stamp.Fingerprint == "" || !ReuseOn(v.Config) {
+	if req.NoCache || stamp.Fingerprint == "" || !reuseOn(v.Config) {
 		return false, ""
 	}
 	now := req.now()
@@ -52,8 +52,8 @@ func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tre
 	return true, ""
 }
 
-// ReuseOn reports whether .vbd.toml leaves reuse of passing receipts on.
-func ReuseOn(cfg *detect.Config) bool {
+// reuseOn reports whether .vbd.toml leaves reuse of passing receipts on.
+func reuseOn(cfg *detect.Config) bool {
 	return cfg == nil || cfg.Reuse == nil || *cfg.Reuse
 }
 
