@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/harness"
+	"github.com/vbd-dev/vbd/state"
 )
 
 func claudeSpec(t *testing.T) harness.Spec {
@@ -208,7 +210,7 @@ func TestCopyTree(t *testing.T) {
 	if err := os.Symlink("a.txt", filepath.Join(src, "link")); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyTree(src, dst, []string{filepath.Join(src, "skip")}); err != nil {
+	if err := state.CopyDir(context.Background(), src, dst, []string{filepath.Join(src, "skip")}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
