@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -126,10 +127,49 @@ func markAt(path string, size int64) (transcriptMark, bool) {
 	return transcriptMark{Path: path, Size: size, Tail: hex.EncodeToString(sum[:])}, true
 }
 
+// transcriptSettle is how long a block that would not count waits for the
+// transcript it names to change before it is judged for good. Harnesses
+// write their transcript asynchronously (Claude Code and Copilot CLI from
+// a node event loop): measured with the real clients on a loaded 2-core
+// machine, a stop that follows a quick block (no checks to run) could
+// start before the turn's lines had landed, so the transcript had not yet
+// grown, or still ended in the tool call it was about to close. The
+// agent's own calls pay the wait and still do not count: their transcript
+// does not change while their tool call runs.
+const transcriptSettle = time.Second
+
 // countBlock decides whether a block of the loop whose last counted block
 // is last counts toward the cap (the rule above), and the count it then
-// continues from: last's, or 0 when the count starts again.
-func countBlock(in Input, last blockRecord) (mark transcriptMark, from int, counted bool) {
+// continues from: last's, or 0 when the count starts again. A block that
+// would not count, with a transcript named, is judged again once that
+// transcript changes, for at most settle.
+func countBlock(in Input, last blockRecord, settle time.Duration) (mark transcriptMark, from int, counted bool) {
+	path := transcriptOf(in)
+	size := fileSize(path) // before judging: what lands after it is a change
+	mark, from, counted = judgeBlock(in, last)
+	if counted || path == "" || settle <= 0 {
+		return mark, from, counted
+	}
+	for deadline := time.Now().Add(settle); time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		if fileSize(path) != size {
+			return judgeBlock(in, last)
+		}
+	}
+	return mark, from, counted
+}
+
+// fileSize is path's size, or -1 when it cannot be read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
+}
+
+// judgeBlock is countBlock's rule on the transcript as it is now.
+func judgeBlock(in Input, last blockRecord) (mark transcriptMark, from int, counted bool) {
 	path := transcriptOf(in)
 	if path == "" {
 		if endsLoopItself(in.Harness) {
@@ -227,7 +267,7 @@ func (g *gate) answer(o outcome) Answer {
 			blocks = 1
 		}
 	case d.Block && counted:
-		mark, n, grew := countBlock(in, st.blocks(in))
+		mark, n, grew := countBlock(in, st.blocks(in), transcriptSettle)
 		switch {
 		case !grew:
 			// Not a block the harness can have delivered since the last

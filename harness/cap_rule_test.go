@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCountBlock: the cap's rule of which blocks count (cap.go), for a
@@ -46,9 +47,65 @@ func TestCountBlock(t *testing.T) {
 			} else if err := os.WriteFile(path, []byte(tc.now), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, from, counted := countBlock(in, last)
+			_, from, counted := countBlock(in, last, 0)
 			if counted != tc.counted || from != tc.from {
 				t.Errorf("counted %v from %d; want %v from %d", counted, from, tc.counted, tc.from)
+			}
+		})
+	}
+}
+
+// TestCountBlockWaitsForALateTranscript: a harness writes its transcript
+// asynchronously, so a stop can start before the turn's lines land. A
+// block that would not count waits for the transcript to change, and
+// counts when the turn's lines arrive (seen with the real Claude Code and
+// Copilot CLI on a loaded machine: without the wait their loops went on
+// to their own caps of 8).
+func TestCountBlockWaitsForALateTranscript(t *testing.T) {
+	const first = `{"type":"user","message":{"content":"fix it"}}` + "\n"
+	const call = `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash"}]}}` + "\n"
+	const late = `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1"}]}}` + "\n" +
+		`{"type":"assistant","message":{"content":[{"type":"text","text":"done"}]}}` + "\n"
+	for _, tc := range []struct {
+		name    string
+		now     string // the transcript when the stop starts
+		arrives string // what lands while the block waits; "" for nothing
+		counted bool
+	}{
+		{"not grown yet", first, "reply\n", true},
+		{"the tool call's result not written yet", first + call, late, true},
+		{"nothing lands: an agent's own call", first + call, "", false},
+		{"nothing lands after the last counted block", first, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "t.jsonl")
+			if err := os.WriteFile(path, []byte(first), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			mark, ok := markAt(path, -1)
+			if !ok {
+				t.Fatal("no mark")
+			}
+			if err := os.WriteFile(path, []byte(tc.now), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			in := Input{Harness: Claude, Session: "s", Raw: map[string]any{"transcript_path": path}}
+			settle := 5 * time.Second
+			if tc.arrives == "" {
+				settle = 100 * time.Millisecond
+			} else {
+				go func() {
+					f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						return
+					}
+					_, _ = f.WriteString(tc.arrives)
+					_ = f.Close()
+				}()
+			}
+			_, _, counted := countBlock(in, blockRecord{Count: 1, Transcript: mark}, settle)
+			if counted != tc.counted {
+				t.Errorf("counted %v; want %v", counted, tc.counted)
 			}
 		})
 	}
