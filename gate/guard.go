@@ -90,11 +90,7 @@ func escapedFail(judged []*verdict.Outcome, results []runner.Result) {
 		if len(r.Escaped) == 0 || i >= len(judged) || judged[i] == nil || judged[i].Status != verdict.Pass {
 			continue
 		}
-		cmds := make([]string, 0, len(r.Escaped))
-		for _, p := range r.Escaped {
-			cmds = append(cmds, p.Cmd)
-		}
 		judged[i].Status, judged[i].Reason = verdict.Fail, verdict.ReasonEscaped
-		judged[i].Detail = fmt.Sprintf("left %d %s running: %s (killed)", len(r.Escaped), plural(len(r.Escaped), "process", "processes"), strings.Join(cmds, ", "))
+		judged[i].Detail = verdict.EscapedText(r.Escaped)
 	}
 }

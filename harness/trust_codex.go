@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/vbd-dev/vbd/runner/procs"
 )
 
 // CodexHook is one hook as `codex app-server` lists it (hooks/list).
@@ -60,14 +62,15 @@ func ListCodexHooks(ctx context.Context, codex, dir string, env []string) (Codex
 	if err != nil {
 		return CodexHookList{}, fmt.Errorf("codex app-server: %w", err)
 	}
-	if err := cmd.Start(); err != nil {
+	started, err := procs.Start(cmd, nil) // registered: the runner's sweep leaves it alone
+	if err != nil {
 		return CodexHookList{}, fmt.Errorf("start codex app-server: %w", err)
 	}
 	defer func() {
 		_ = stdin.Close()
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
+		go func() { _ = procs.Wait(cmd, started); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(2 * time.Second):

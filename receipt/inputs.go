@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/runner"
+	"github.com/vbd-dev/vbd/runner/procs"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -155,7 +157,10 @@ func (p probe) run(ctx context.Context, root string) (string, error) {
 	cmd.Env, _ = runner.Environ(os.Environ(), p.env)
 	cmd.Stdin = nil
 	cmd.WaitDelay = time.Second
-	out, err := cmd.CombinedOutput()
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = procs.Run(cmd) // registered: the runner's sweep leaves it alone
+	out := buf.Bytes()
 	if ctx.Err() != nil {
 		return "", fmt.Errorf("%s %s did not answer within %s", p.tool, strings.Join(args, " "), ProbeTimeout)
 	}

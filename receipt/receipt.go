@@ -176,6 +176,9 @@ type Check struct {
 type Proc struct {
 	PID int    `json:"pid"`
 	Cmd string `json:"cmd"`
+	// Owners, when set, are the checks that could have started it (it
+	// left its group and cleared its environment while they ran at once).
+	Owners []string `json:"owners,omitempty"`
 }
 
 // Failure is one failed test and its own output lines, failure line first.
@@ -300,7 +303,7 @@ func CheckOf(o verdict.Outcome) Check {
 		Setup: o.Check.Setup, Error: o.Check.Error,
 	}
 	for _, p := range o.Escaped {
-		c.Escaped = append(c.Escaped, Proc{PID: p.PID, Cmd: p.Cmd})
+		c.Escaped = append(c.Escaped, Proc{PID: p.PID, Cmd: p.Cmd, Owners: p.Owners})
 	}
 	if e := o.Evidence; e != nil {
 		c.Evidence = &Evidence{
@@ -330,7 +333,7 @@ func (c Check) Outcome() verdict.Outcome {
 		PipeHeld: c.PipeHeld, LogNote: c.LogNote, EscapeNote: c.EscapeNote,
 	}
 	for _, p := range c.Escaped {
-		o.Escaped = append(o.Escaped, runner.Proc{PID: p.PID, Cmd: p.Cmd})
+		o.Escaped = append(o.Escaped, runner.Proc{PID: p.PID, Cmd: p.Cmd, Owners: p.Owners})
 	}
 	if e := c.Evidence; e != nil {
 		o.Evidence = &verdict.Evidence{

@@ -94,7 +94,7 @@ func withNotes(detail string, notes []string) string {
 func notes(c receipt.Check) []string {
 	procs := make([]runner.Proc, 0, len(c.Escaped))
 	for _, p := range c.Escaped {
-		procs = append(procs, runner.Proc{PID: p.PID, Cmd: p.Cmd})
+		procs = append(procs, runner.Proc{PID: p.PID, Cmd: p.Cmd, Owners: p.Owners})
 	}
 	var out []string
 	if s := verdict.EscapedText(procs); s != "" {

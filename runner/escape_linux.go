@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/vbd-dev/vbd/runner/procs"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -84,22 +85,6 @@ func allPids() []int {
 	return pids
 }
 
-// hasMarker reports whether a process's environment holds the check's
-// marker, which every process a check starts inherits unless it clears
-// its environment. Like its command line (cmdline), a process's
-// environment reads as empty for a moment while it is inside execve: an
-// escaped `setsid sleep` caught there was not recognised, and went
-// unreported (1 run in 3 of TestEscapedProcessIsKilledAndReported on a
-// loaded machine). An empty read is tried again a few times.
-func hasMarker(pid int, marker string) bool {
-	if marker == "" {
-		return false
-	}
-	data := environ(pid)
-	want := []byte(markerVar + "=" + marker + "\x00")
-	return bytes.HasPrefix(data, want) || bytes.Contains(data, append([]byte{0}, want...))
-}
-
 // kthreadd is the parent of every kernel thread.
 const kthreadd = 2
 
@@ -155,17 +140,27 @@ func cmdline(pid int) string {
 }
 
 // sweep finds, kills and reaps what a check left behind once its leader
-// has exited and been waited for: processes reparented to vbd (children of
-// vbd that are not started by vbd itself) that are in the check's process
-// group or carry its marker. Other checks' leaders, and git or any helper
-// vbd starts with os/exec, are vbd's children too; they are in other
-// groups and carry no marker of this check, so they are never touched, and
-// only the processes found here are reaped, so no os/exec Wait loses its
-// child.
+// has exited and been waited for. vbd is the subreaper of its checks, and
+// every process it starts itself is in the registry (package procs), so
+// every other child of vbd was reparented to it and belongs to some check:
+//   - one in this check's process group, or carrying its marker, is this
+//     check's;
+//   - one in another running check's group, or carrying its marker, is
+//     that check's, and is left to its sweep;
+//   - one with neither (it left its group and cleared its environment:
+//     `setsid env -i sleep &`) is this check's when no other check is
+//     running; while others run it could be any of theirs, so it is left
+//     running until the last of them ends (killing it could break a
+//     check it belongs to), and reported then with every check that could
+//     have started it (Proc.Owners), rather than blamed on one by a guess.
+//
+// The registry is held while vbd's children are listed, so a child vbd is
+// starting (git) is never seen before it is registered, and only
+// unregistered processes are reaped, so no os/exec Wait loses its child.
 //
 // The check's whole group is killed too, as before: what remains of it
 // dies with the check. It returns the processes found alive.
-func sweep(leader int, marker string) []Proc {
+func (rp *reaper) sweep(leader int, own procs.Check) []Proc {
 	self, ownGroup := os.Getpid(), syscall.Getpgrp()
 	killGroup := func(pgid int) {
 		if pgid > 1 && pgid != ownGroup {
@@ -175,35 +170,60 @@ func sweep(leader int, marker string) []Proc {
 	groups := map[int]bool{leader: true}
 	killed := map[int]bool{}
 	var found []Proc
+	// What an unknown process found in this sweep was blamed on: a
+	// process it started, reparented when it is killed, is blamed alike.
+	var inherited []string
 	// A killed process's own children are reparented to vbd as it dies:
 	// look again until a round finds nothing, for at most about a second.
 	for round := 0; round < 100; round++ {
 		busy := false
-		for _, p := range children(self) {
-			if p.PID == leader {
-				continue
+		view, release := procs.Hold()
+		othersByGroup, othersByMarker := map[int]string{}, map[string]string{}
+		var others []string
+		for _, e := range view.Checks() {
+			if e.PID != leader {
+				othersByGroup[e.PID], othersByMarker[e.Check.Marker] = e.Check.Name, e.Check.Name
+				others = append(others, e.Check.Name)
 			}
-			ours := groups[p.PGID] || killed[p.PID]
+		}
+		for _, p := range children(self) {
+			if _, started := view.Started(p.PID); started {
+				continue // vbd's own: a check's leader, git, a probe
+			}
 			if p.State == 'Z' {
-				if ours {
-					var ws unix.WaitStatus
-					_, _ = unix.Wait4(p.PID, &ws, unix.WNOHANG, nil)
+				// Nothing of vbd waits for an unregistered zombie.
+				var ws unix.WaitStatus
+				if pid, _ := unix.Wait4(p.PID, &ws, unix.WNOHANG, nil); pid > 0 {
 					busy = true
 				}
 				continue
 			}
-			if !ours && !hasMarker(p.PID, marker) {
-				continue
+			var owners []string
+			if !groups[p.PGID] && !killed[p.PID] {
+				id := checkID(environ(p.PID))
+				switch {
+				case own.Marker != "" && id == own.Marker:
+				case othersByGroup[p.PGID] != "" || othersByMarker[id] != "":
+					continue // another running check's
+				case len(others) > 0:
+					// Unknown while others run: left for the last one.
+					rp.suspect(p.PID, append(others, own.Name))
+					continue
+				default:
+					owners = rp.owners(p.PID, own.Name, inherited)
+					inherited = owners
+				}
 			}
 			busy = true
 			if !killed[p.PID] {
-				found = append(found, Proc{PID: p.PID, Cmd: cmdline(p.PID)})
+				found = append(found, Proc{PID: p.PID, Cmd: cmdline(p.PID), Owners: owners})
 				killed[p.PID] = true
 				groups[p.PGID] = true
 				killGroup(p.PGID)
 				_ = syscall.Kill(p.PID, syscall.SIGKILL)
 			}
 		}
+		release()
 		if round == 0 {
 			killGroup(leader)
 			// Nothing left, in the group or outside it: done at once,
@@ -218,6 +238,24 @@ func sweep(leader int, marker string) []Proc {
 		time.Sleep(time.Duration(min(round+1, 20)) * time.Millisecond)
 	}
 	return found
+}
+
+// checkID is the value of the check marker in a process's environment
+// (NUL-separated, as /proc/<pid>/environ holds it), or "".
+func checkID(env []byte) string {
+	want := []byte(markerVar + "=")
+	for len(env) > 0 {
+		kv := env
+		if i := bytes.IndexByte(env, 0); i >= 0 {
+			kv, env = env[:i], env[i+1:]
+		} else {
+			env = nil
+		}
+		if bytes.HasPrefix(kv, want) {
+			return string(kv[len(want):])
+		}
+	}
+	return ""
 }
 
 // killMarked kills every process whose check marker starts with prefix

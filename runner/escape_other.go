@@ -2,7 +2,11 @@
 
 package runner
 
-import "syscall"
+import (
+	"syscall"
+
+	"github.com/vbd-dev/vbd/runner/procs"
+)
 
 // escapeNote says why a result lists no escaped processes here.
 const escapeNote = "processes that leave a check's process group cannot be tracked on this system"
@@ -15,7 +19,7 @@ func setDeathSignal(*syscall.SysProcAttr) {}
 
 // sweep kills what is left in the check's process group; a process that
 // left the group cannot be found.
-func sweep(leader int, _ string) []Proc {
+func (*reaper) sweep(leader int, _ procs.Check) []Proc {
 	_ = syscall.Kill(-leader, syscall.SIGKILL)
 	return nil
 }

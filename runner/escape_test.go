@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vbd-dev/vbd/runner/procs"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -50,10 +51,11 @@ func waitGone(pid int) bool {
 func TestEscapedProcessIsKilledAndReported(t *testing.T) {
 	secs := unique(t)
 	helper := exec.Command("sleep", "30") // a direct child of "vbd", like git
-	if err := helper.Start(); err != nil {
+	started, err := procs.Start(helper, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = helper.Process.Kill(); _ = helper.Wait() }()
+	defer func() { _ = helper.Process.Kill(); _ = procs.Wait(helper, started) }()
 
 	tasks := []Task{
 		sh("escapes", "setsid sleep "+secs+" >/dev/null 2>&1 & echo escaped"),
@@ -85,6 +87,67 @@ func TestEscapedProcessIsKilledAndReported(t *testing.T) {
 	}
 	if r.EscapeNote != "" {
 		t.Errorf("EscapeNote = %q on Linux", r.EscapeNote)
+	}
+}
+
+// A process that leaves the check's group and clears its environment
+// (issue 22 §2: `setsid env -i sleep &`) has neither the group nor the
+// marker; vbd did not start it, so it is the check's: killed, reaped and
+// reported, with no owners, since no other check ran.
+func TestMarkerlessEscapeeIsTheOnlyChecks(t *testing.T) {
+	secs := unique(t)
+	rs := Run(context.Background(), []Task{sh("escapes", "setsid env -i sleep "+secs+" >/dev/null 2>&1 & echo escaped")}, Options{Grace: 200 * time.Millisecond})
+	r := rs[0]
+	if len(r.Escaped) != 1 || !strings.Contains(r.Escaped[0].Cmd, "sleep "+secs) || r.Escaped[0].Owners != nil {
+		t.Fatalf("Escaped = %+v, want the one sleep %s, owned by the check", r.Escaped, secs)
+	}
+	waitGone(t, r.Escaped[0].PID)
+}
+
+// With two checks running, a markerless escapee of the first could be
+// either's: it is left running while the second runs (killing it could
+// break a check it belongs to), then killed when the second ends and
+// reported on its row with both names, not blamed on one.
+func TestMarkerlessEscapeeWithOthersRunningNamesEveryCandidate(t *testing.T) {
+	secs := unique(t)
+	dir := t.TempDir()
+	pidFile := filepath.Join(dir, "escapee")
+	swept := filepath.Join(dir, "first-swept")
+	aliveFile := filepath.Join(dir, "alive")
+	tasks := []Task{
+		sh("first", "setsid env -i sh -c 'echo $$ > "+pidFile+".tmp; mv "+pidFile+".tmp "+pidFile+"; exec sleep "+secs+"' >/dev/null 2>&1 & until [ -s "+pidFile+" ]; do sleep 0.01; done; echo escaped"),
+		// The second runs until the first has ended and been swept (its
+		// Done event comes after its sweep), and says whether the
+		// escapee is still alive then.
+		sh("second", "until [ -e "+swept+" ]; do sleep 0.01; done; kill -0 $(cat "+pidFile+") && echo alive > "+aliveFile+"; echo done"),
+	}
+	progress := func(e Event) {
+		if e.Done && e.Index == 0 {
+			_ = os.WriteFile(swept, nil, 0o644)
+		}
+	}
+	rs := Run(context.Background(), tasks, Options{Jobs: 2, Grace: 200 * time.Millisecond, Budget: 20 * time.Second, Progress: progress})
+	if len(rs[0].Escaped) != 0 {
+		t.Errorf("first's row blames it alone: %+v", rs[0].Escaped)
+	}
+	if _, err := os.Stat(aliveFile); err != nil {
+		t.Errorf("the escapee was killed while the second check, which could own it, still ran")
+	}
+	e := rs[1].Escaped
+	if len(e) != 1 || !strings.Contains(e[0].Cmd, "sleep "+secs) || strings.Join(e[0].Owners, ",") != "first,second" {
+		t.Fatalf("second's Escaped = %+v, want sleep %s with owners first, second", e, secs)
+	}
+	waitGone(t, e[0].PID)
+}
+
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for !gone(pid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !gone(pid) {
+		t.Errorf("escaped process %d still exists", pid)
 	}
 }
 

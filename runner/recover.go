@@ -24,6 +24,11 @@ type Proc struct {
 	PID int
 	// Cmd is its command line, cut to 200 bytes.
 	Cmd string
+	// Owners, when set, are the checks that could have started it: it
+	// left its process group and cleared its environment while several
+	// checks ran, so which one did is unknown. Empty means the check whose
+	// result lists it.
+	Owners []string
 }
 
 // RecoverOrphans cleans up after vbd processes that died without doing so

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/internal/lazyre"
+	"github.com/vbd-dev/vbd/runner/procs"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -33,6 +34,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 	marker := fmt.Sprintf("%d.%d.%d", self.PID, self.Start, time.Now().UnixNano())
 	runCtx, cancel := budgetContext(ctx, opts.Budget)
 	defer cancel()
+	rp := &reaper{}
 
 	jobs := max(opts.Jobs, 1)
 	slots := make(chan struct{}, jobs)
@@ -119,7 +121,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 				}
 			}
 			progress(Event{Index: i, Task: task})
-			r := runOne(runCtx, i, task, opts, fmt.Sprintf("%s.%d", marker, i))
+			r := runOne(runCtx, i, task, opts, procs.Check{Name: task.Name, Marker: fmt.Sprintf("%s.%d", marker, i)}, rp)
 			results[i] = r
 			if isFailure(i, r) {
 				mu.Lock()
@@ -206,7 +208,7 @@ func logPath(dir string, index int, name string) string {
 }
 
 // runOne starts one task and waits for it, its group and its output.
-func runOne(ctx context.Context, index int, task *Task, opts Options, marker string) (r Result) {
+func runOne(ctx context.Context, index int, task *Task, opts Options, check procs.Check, rp *reaper) (r Result) {
 	r = Result{Started: time.Now(), ExitCode: -1, Limit: task.Timeout, EscapeNote: escapeNote}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
 	if task.Timeout > 0 {
@@ -282,7 +284,7 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, marker str
 	}
 	cmd := exec.CommandContext(tctx, task.Argv[0], task.Argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = withMarker(task.Env, marker)
+	cmd.Env = withMarker(task.Env, check.Marker)
 	cmd.Stdin = nil // exec opens /dev/null
 	cmd.Stdout = out
 	cmd.Stderr = out // the same writer: one pipe, output in order
@@ -292,7 +294,8 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, marker str
 	// the output pipe open after the check itself exited.
 	cmd.WaitDelay = grace + time.Second
 
-	if err := cmd.Start(); err != nil {
+	started, err := procs.Start(cmd, &check)
+	if err != nil {
 		r.Duration = time.Since(r.Started)
 		if ctx.Err() != nil {
 			// The budget ran out (or vbd was interrupted) between taking
@@ -312,7 +315,10 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, marker str
 	waitErr := cmd.Wait()
 	// Whatever the check left running dies with it: its group, and on
 	// Linux what escaped the group, which is named in the result.
-	r.Escaped = sweep(cmd.Process.Pid, marker)
+	r.Escaped = rp.sweep(cmd.Process.Pid, check)
+	// Registered until its sweep is done: while it is, the check counts
+	// as running for the sweeps of others.
+	procs.Forget(started)
 	group.kill()
 	r.Duration = time.Since(r.Started)
 	r.PipeHeld = errors.Is(waitErr, exec.ErrWaitDelay)

@@ -1,6 +1,8 @@
 package runner
 
 import (
+	"github.com/vbd-dev/vbd/runner/procs"
+
 	"bufio"
 	"context"
 	"errors"
@@ -395,7 +397,7 @@ func TestStartErrorsNameTheToolAndSayWhatToDo(t *testing.T) {
 func TestStartAfterTheBudgetIsNotRun(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(ErrBudget)
-	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{}, "")
+	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{}, procs.Check{Name: "late"}, &reaper{})
 	if r.Status != NotRunCut || !errors.Is(r.Cause, ErrBudget) || r.Err != nil {
 		t.Errorf("got %s cause %v err %v, want not run (budget)", r.Status, r.Cause, r.Err)
 	}

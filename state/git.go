@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/vbd-dev/vbd/runner/procs"
 )
 
 // gitTimeout bounds each git command of a Tree, so a wedged git (a lock
@@ -114,7 +116,9 @@ func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	stdout.Grow(g.SizeHint)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	// Registered, so that the runner's sweep, which kills every child of
+	// vbd that vbd did not start itself, leaves it alone.
+	if err := procs.Run(cmd); err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = fmt.Errorf("%w (%w)", err, ctxErr)
 		}

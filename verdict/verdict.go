@@ -148,11 +148,45 @@ type Outcome struct {
 }
 
 // EscapedText is the row's note on processes a check left behind: "left 1
-// process running: sleep 8882 (killed)", or "" when there were none.
+// process running: sleep 8882 (killed)", or "" when there were none. A
+// process whose check is unknown (runner.Proc.Owners: it left its group
+// and cleared its environment while several checks ran) is named with
+// every check that could have started it, never blamed on one.
 func EscapedText(procs []runner.Proc) string {
-	if len(procs) == 0 {
-		return ""
+	var parts []string
+	var own []runner.Proc
+	byOwners := map[string][]runner.Proc{}
+	var keys []string
+	for _, p := range procs {
+		if len(p.Owners) == 0 {
+			own = append(own, p)
+			continue
+		}
+		k := strings.Join(p.Owners, ", ")
+		if _, ok := byOwners[k]; !ok {
+			keys = append(keys, k)
+		}
+		byOwners[k] = append(byOwners[k], p)
 	}
+	if len(own) > 0 {
+		parts = append(parts, "left "+countProcs(own)+" running: "+listProcs(own)+" (killed)")
+	}
+	for _, k := range keys {
+		ps := byOwners[k]
+		parts = append(parts, "left "+countProcs(ps)+" running that any of "+k+" could have started (they ran at once): "+listProcs(ps)+" (killed)")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func countProcs(procs []runner.Proc) string {
+	if len(procs) == 1 {
+		return "1 process"
+	}
+	return fmt.Sprintf("%d processes", len(procs))
+}
+
+// listProcs names the first three processes and counts the rest.
+func listProcs(procs []runner.Proc) string {
 	cmds := make([]string, 0, min(len(procs), 3))
 	for _, p := range procs[:min(len(procs), 3)] {
 		cmd := p.Cmd
@@ -165,10 +199,7 @@ func EscapedText(procs []runner.Proc) string {
 	if len(procs) > 3 {
 		list += fmt.Sprintf(" and %d more", len(procs)-3)
 	}
-	if len(procs) == 1 {
-		return "left 1 process running: " + list + " (killed)"
-	}
-	return fmt.Sprintf("left %d processes running: %s (killed)", len(procs), list)
+	return list
 }
 
 // Notes are what the row adds after its detail, in every mode: the
