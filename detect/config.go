@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
-
+	"sort"
 	"strings"
 	"time"
 
@@ -138,13 +139,30 @@ func keyWants(key string) string {
 // the file does not exist. Every mistake in the file is a *configError with
 // the line to fix; the file is parsed strictly because a misspelt key would
 // otherwise be ignored and the user would believe a setting was applied.
+// A file that is not a regular file (a pipe would never end), larger than
+// MaxConfigBytes or nested deeper than vbd's settings can be is refused
+// before it is parsed.
 func LoadConfig(fsys fs.FS) (*Config, error) {
-	data, err := fs.ReadFile(fsys, ConfigFile)
+	f, err := fsys.Open(ConfigFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w; make it readable, or move it aside to use detection alone", ConfigFile, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("cannot read %s: it is not a regular file (%s); make it one, or move it aside to use detection alone", ConfigFile, st.Mode().Type())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w; make it readable, or move it aside to use detection alone", ConfigFile, err)
+	}
+	if len(data) > MaxConfigBytes {
+		return nil, &configError{Msg: fmt.Sprintf("is larger than %d KiB, the most vbd reads: keep fewer, wider checks in it (a Makefile target or a script can run many), at most %d", MaxConfigBytes>>10, MaxChecks)}
+	}
+	if depth, line := nesting(data, maxConfigDepth); depth > maxConfigDepth {
+		return nil, &configError{Line: line, Msg: fmt.Sprintf("nests arrays or tables more than %d deep; vbd's settings need two (check = [{...}]): flatten it", maxConfigDepth)}
 	}
 	return parseConfig(fsys, data)
 }
@@ -200,6 +218,10 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 		}
 	}
 
+	if len(raw.Check) > MaxChecks {
+		return nil, &configError{Key: "check", Line: lines.check(MaxChecks).line,
+			Msg: fmt.Sprintf("holds %d [[check]] tables; vbd runs at most %d checks: keep fewer, wider ones (a Makefile target or a script can run many)", len(raw.Check), MaxChecks)}
+	}
 	seen := make(map[string]int, len(raw.Check))
 	for i, rc := range raw.Check {
 		cc, err := configCheck(fsys, rc, lines.check(i))
@@ -416,6 +438,7 @@ func indexLines(data []byte) configLines {
 	out := configLines{top: map[string]int{}}
 	var p unstable.Parser
 	p.Reset(data)
+	lines := newLineIndex(data)
 	inCheck := false
 	for p.NextExpression() {
 		n := p.Expression()
@@ -424,14 +447,14 @@ func indexLines(data []byte) configLines {
 			parts, first := keyParts(n)
 			inCheck = len(parts) == 1 && parts[0] == "check"
 			if inCheck {
-				out.checks = append(out.checks, checkLines{line: lineOf(&p, first), keys: map[string]int{}})
+				out.checks = append(out.checks, checkLines{line: lines.lineOf(&p, first), keys: map[string]int{}})
 			}
 		case unstable.KeyValue:
 			parts, first := keyParts(n)
 			if len(parts) == 0 {
 				continue
 			}
-			line := lineOf(&p, first)
+			line := lines.lineOf(&p, first)
 			switch {
 			case inCheck && len(out.checks) > 0:
 				cur := out.checks[len(out.checks)-1]
@@ -481,16 +504,109 @@ func keyParts(n *unstable.Node) ([]string, *unstable.Node) {
 	return parts, first
 }
 
+// lineIndex finds the line of a byte offset: go-toml's Parser.Shape counts
+// the newlines from the start of the file on every call, which made
+// indexing a file of n checks O(n²) (4,000 checks: 2.3 s of 2.5).
+type lineIndex []int // the offset of each '\n'
+
+func newLineIndex(data []byte) lineIndex {
+	var nl lineIndex
+	for i, b := range data {
+		if b == '\n' {
+			nl = append(nl, i)
+		}
+	}
+	return nl
+}
+
 // lineOf returns the 1-based line of a node, 0 if it has no position.
-func lineOf(p *unstable.Parser, n *unstable.Node) int {
+func (nl lineIndex) lineOf(p *unstable.Parser, n *unstable.Node) int {
 	if n == nil || n.Raw.Length == 0 && n.Raw.Offset == 0 {
 		return 0
 	}
 	if int(n.Raw.Offset)+int(n.Raw.Length) > len(p.Data()) {
 		return 0
 	}
-	return p.Shape(n.Raw).Start.Line
+	off := int(n.Raw.Offset)
+	return sort.SearchInts(nl, off) + 1 // newlines before off, plus one
 }
 
 // ecoConfig is the checks of .vbd.toml.
 const ecoConfig ecoID = "config"
+
+// Limits on what vbd plans, so that planning stays short and can be
+// interrupted: a .vbd.toml of 200,000 checks (10.7 MB) planned for 632 s.
+const (
+	// MaxChecks is the most checks vbd runs in one plan, and the most
+	// [[check]] tables .vbd.toml may hold: past it, a repository wants
+	// fewer, wider checks (a Makefile target or a script can run many).
+	MaxChecks = 10000
+	// MaxConfigBytes is the largest .vbd.toml vbd reads: 1 MiB is about
+	// 20,000 short [[check]] tables.
+	MaxConfigBytes = 1 << 20
+	// maxConfigDepth is how deep arrays and inline tables may nest;
+	// vbd's own settings need two (check = [{...}]).
+	maxConfigDepth = 16
+)
+
+// nesting is how deep a TOML document nests its brackets and braces, up
+// to limit+1 (it stops there), and the line where it went deepest. Strings
+// and comments are passed over, so run = "[[[[" nests nothing. A document
+// go-toml would refuse anyway may be measured loosely: the parser refuses
+// it then.
+func nesting(data []byte, limit int) (deepest, at int) {
+	depth, line := 0, 1
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '\n':
+			line++
+		case '#':
+			for i+1 < len(data) && data[i+1] != '\n' {
+				i++
+			}
+		case '"', '\'':
+			i, line = skipString(data, i, line)
+		case '[', '{':
+			if depth++; depth > deepest {
+				deepest, at = depth, line
+				if deepest > limit {
+					return deepest, at
+				}
+			}
+		case ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return deepest, at
+}
+
+// skipString passes over the string that opens at data[i] (basic or
+// literal, single- or multi-line) and returns the index of its last byte
+// and the line it ends on.
+func skipString(data []byte, i, line int) (int, int) {
+	quote := data[i]
+	triple := func(j int) bool { return j+2 < len(data) && data[j] == quote && data[j+1] == quote && data[j+2] == quote }
+	multi := triple(i)
+	if multi {
+		i += 2
+	}
+	for i++; i < len(data); i++ {
+		switch b := data[i]; {
+		case b == '\n':
+			if !multi {
+				return i - 1, line // unterminated: the parser says so
+			}
+			line++
+		case b == '\\' && quote == '"':
+			i++
+			if i < len(data) && data[i] == '\n' {
+				line++
+			}
+		case multi && triple(i):
+			return i + 2, line
+		case !multi && b == quote:
+			return i, line
+		}
+	}
+	return i, line
+}

@@ -63,7 +63,8 @@ type detector struct {
 	tree     *tree
 	entries  []*entry
 	warnings []string
-	group    int // current project, see entry.group
+	warned   map[string]bool // the warnings, to record each once
+	group    int             // current project, see entry.group
 	// makefiles are the parsed Makefiles by directory, to follow a
 	// sub-make into another directory's targets.
 	makefiles map[string]*makefile
@@ -98,7 +99,9 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 		}
 		d.tree = t
 	}
-	d.warnings = append(d.warnings, d.tree.warnings...)
+	for _, w := range d.tree.warnings {
+		d.warn(w)
+	}
 	if w := d.tree.depthWarning(); w != "" {
 		d.warn(w)
 	}
@@ -119,6 +122,9 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	plan := Plan{Quick: opts.Quick, Checks: make([]Check, 0, len(d.entries)), Warnings: d.warnings}
 	for _, e := range d.entries {
 		plan.Checks = append(plan.Checks, e.check)
+	}
+	if n := len(plan.Runnable()); n > MaxChecks {
+		return Plan{}, fmt.Errorf("the plan has %d checks to run, more than the %d vbd runs; disable some (disable = [...] in %s) or give the repository fewer, wider checks", n, MaxChecks, ConfigFile)
 	}
 	return plan, nil
 }
@@ -141,7 +147,14 @@ func (d *detector) addWrapper(eco ecoID, c Check, refs []makeRef) *entry {
 
 // warn records a warning once.
 func (d *detector) warn(w string) {
-	if !slices.Contains(d.warnings, w) {
+	if d.warned == nil {
+		d.warned = map[string]bool{}
+		for _, x := range d.warnings {
+			d.warned[x] = true
+		}
+	}
+	if !d.warned[w] {
+		d.warned[w] = true
 		d.warnings = append(d.warnings, w)
 	}
 }
@@ -191,10 +204,12 @@ func (d *detector) configure() {
 	if cfg == nil {
 		return
 	}
-	names := map[string]bool{}
+	// Every lookup by name goes through a map: a loop over the checks for
+	// each check or disable entry made planning quadratic (4,000 checks:
+	// seconds).
+	byName := map[string]*entry{}
 	var out []*entry
 	for i, cc := range cfg.Checks {
-		names[cc.Name] = true
 		dir := cc.Dir
 		if dir == "" {
 			dir = "."
@@ -216,38 +231,44 @@ func (d *detector) configure() {
 			Reason:  "defined in " + ConfigFile,
 			Runner:  RunnerOpaque,
 		}, refs: scanRecipe(d.scans, cc.Run, dir, func(string) {})})
+		byName[cc.Name] = out[len(out)-1] // names in .vbd.toml are unique
 	}
 	for _, e := range d.entries {
-		if names[e.check.Name] {
-			for _, c := range out {
-				if c.check.Name == e.check.Name {
-					c.check.Reason += "; replaces the detected " + e.check.Command()
-					e.replacedBy = c
-				}
-			}
+		if c, ok := byName[e.check.Name]; ok {
+			c.check.Reason += "; replaces the detected " + e.check.Command()
+			e.replacedBy = c
 			continue
 		}
 		out = append(out, e)
 	}
 	d.entries = out
 
+	named := map[string][]*entry{}
+	for _, e := range d.entries {
+		named[e.check.Name] = append(named[e.check.Name], e)
+	}
+	unmatched := 0
 	for _, name := range cfg.Disable {
-		found := false
-		for _, e := range d.entries {
-			if e.check.Name == name {
-				found = true
-				if !e.check.Skipped.Set() {
-					e.check.Skipped = Skip{Kind: SkipDisabled}
-				}
+		for _, e := range named[name] {
+			if !e.check.Skipped.Set() {
+				e.check.Skipped = Skip{Kind: SkipDisabled}
 			}
 		}
-		if !found {
+		if len(named[name]) == 0 {
+			// Each hint compares the name with every check's: past a
+			// screenful of them, the rest are counted in one line.
+			if unmatched++; unmatched > maxNamesShown {
+				continue
+			}
 			at := ConfigFile
 			if cfg.disableLine > 0 {
 				at = fmt.Sprintf("%s:%d", ConfigFile, cfg.disableLine)
 			}
 			d.warn(fmt.Sprintf("%s: disable names %q, which matches no check; %s", at, name, d.nameHint(name)))
 		}
+	}
+	if more := unmatched - maxNamesShown; more > 0 {
+		d.warn(fmt.Sprintf("%s: %d more disable entries match no check (`vbd list` shows every name)", ConfigFile, more))
 	}
 }
 
@@ -295,13 +316,14 @@ func (d *detector) markQuick() {
 // for the same project: the target carries the project's flags, tags and
 // environment, and running both would spend the budget twice.
 func (d *detector) cover() {
+	byDir := d.entriesByDir()
 	for _, w := range d.entries {
 		if !d.eco[w.eco].wrapper || len(w.refs) == 0 {
 			continue
 		}
 		testTarget := w.check.Kind == KindTest
 		for _, ref := range w.refs {
-			for _, n := range d.entries {
+			for _, n := range byDir[ref.dir] { // covers wants n.check.Dir == ref.dir
 				if n == w || !d.covers(w, n, ref, testTarget) {
 					continue
 				}
@@ -381,6 +403,15 @@ func (e *entry) current() *entry {
 	return e
 }
 
+// entriesByDir groups the checks by directory, each in plan order.
+func (d *detector) entriesByDir() map[string][]*entry {
+	byDir := map[string][]*entry{}
+	for _, e := range d.entries {
+		byDir[e.check.Dir] = append(byDir[e.check.Dir], e)
+	}
+	return byDir
+}
+
 // covers reports whether wrapper w's ref names check n: n's ecosystem
 // says which of its checks a ref runs.
 func (d *detector) covers(w, n *entry, ref makeRef, testTarget bool) bool {
@@ -411,9 +442,14 @@ func coversMake(d *detector, w, n *entry, ref makeRef, _ bool) bool {
 // same one (a workspace and an unlisted module in the same directory).
 func (d *detector) uniqueNames() {
 	seen := map[string]bool{}
+	next := map[string]int{} // the next number to try for a name: 10,000 "go test" rows tried 2, 3, … each
 	for _, e := range d.entries {
 		name := e.check.Name
-		for i := 2; seen[name]; i++ {
+		if seen[name] {
+			i := max(next[name], 2)
+			for ; seen[fmt.Sprintf("%s #%d", e.check.Name, i)]; i++ {
+			}
+			next[e.check.Name] = i + 1
 			name = fmt.Sprintf("%s #%d", e.check.Name, i)
 		}
 		seen[name] = true

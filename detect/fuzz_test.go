@@ -2,6 +2,7 @@ package detect
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -97,4 +98,74 @@ func FuzzConfig(f *testing.F) {
 		}
 		planInvariants(t, plan)
 	})
+}
+
+// FuzzConfigSizeAndDepth builds big and deep documents from small parts: a
+// fragment repeated up to 65,535 times ("@" in it numbered, so that checks
+// get unique names), inside up to 200,000 levels of one opening byte. A
+// .vbd.toml of 200,000 checks planned for 632 s; one nested 100,000 deep
+// could exhaust the parser's stack. Whatever is built, LoadConfig refuses
+// it with a *configError or reads it, never accepting more than MaxChecks
+// checks, more than MaxConfigBytes or nesting deeper than vbd allows, and
+// Detect plans what it accepted.
+func FuzzConfigSizeAndDepth(f *testing.F) {
+	f.Add([]byte("[[check]]\nname = \"c@\"\nrun = \"true\"\n"), uint16(12000), uint32(0), byte('['))
+	f.Add([]byte("[[check]]\nname = \"c@\"\nrun = \"go test ./... -run TestNumber@\"\n"), uint16(30000), uint32(0), byte('['))
+	f.Add([]byte("budget = "), uint16(1), uint32(100000), byte('['))
+	f.Add([]byte("check = "), uint16(1), uint32(50000), byte('{'))
+	f.Add([]byte("disable = [\"x@\"]\n"), uint16(3), uint32(17), byte('['))
+	f.Add([]byte("run = \"@"), uint16(2), uint32(40), byte('"'))
+	f.Fuzz(func(t *testing.T, part []byte, repeat uint16, depth uint32, open byte) {
+		const most = 2 * MaxConfigBytes // past the limit, and no further
+		var b strings.Builder
+		for i := 0; i < int(repeat) && b.Len() < most; i++ {
+			b.WriteString(strings.ReplaceAll(string(part), "@", strconv.Itoa(i)))
+		}
+		for range min(int(depth), 200000, most-b.Len()) {
+			b.WriteByte(open)
+		}
+		data := []byte(b.String())
+		cfg, err := LoadConfig(fstest.MapFS{".vbd.toml": {Data: data}})
+		if err != nil {
+			var ce *configError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v (%T) is not a *configError", err, err)
+			}
+			return
+		}
+		if len(data) > MaxConfigBytes {
+			t.Fatalf("read a .vbd.toml of %d bytes, over the %d limit", len(data), MaxConfigBytes)
+		}
+		if d, _ := nesting(data, maxConfigDepth); d > maxConfigDepth {
+			t.Fatalf("accepted a document nested %d deep", d)
+		}
+		if cfg == nil || len(cfg.Checks) > MaxChecks {
+			t.Fatalf("accepted %d checks", len(cfg.Checks))
+		}
+		plan, err := Detect(fstest.MapFS{}, Options{Config: cfg})
+		if err != nil {
+			t.Fatalf("Detect: %v", err)
+		}
+		planInvariants(t, plan)
+	})
+}
+
+// nesting passes over strings and comments and counts the rest.
+func TestNesting(t *testing.T) {
+	for _, tt := range []struct {
+		doc       string
+		depth, at int
+	}{
+		{"a = 1\n", 0, 0},
+		{"[[check]]\nname = \"x\"\n", 2, 1},
+		{"check = [{name = \"[[[[\"}]\n", 2, 1},
+		{"# [[[[[[\nx = [[1]]\n", 2, 2},
+		{"x = '''\n[[[[\n'''\ny = [[[1]]]\n", 3, 4},
+		{"x = \"\"\"\n\\\"\"\" [[[[\n\"\"\"\ny = [1]\n", 1, 4},
+		{"x = \"a\\\"[[[\"\ny = {a = [1]}\n", 2, 2},
+	} {
+		if depth, at := nesting([]byte(tt.doc), 16); depth != tt.depth || at != tt.at {
+			t.Errorf("nesting(%q) = %d at line %d, want %d at %d", tt.doc, depth, at, tt.depth, tt.at)
+		}
+	}
 }

@@ -226,13 +226,28 @@ func (d *detector) jsMembers(dir string) []*entry {
 // Turborepo) or a recursing root script runs, and the root scripts that
 // only hand over to a delegate that runs anyway.
 func (d *detector) coverWorkspaces() {
+	if len(d.js.delegates) == 0 && len(d.js.workspaces) == 0 {
+		return
+	}
+	// Checks by directory, and each workspace's members once: looking for
+	// them among every check, for each script, made big plans quadratic.
+	byDir := d.entriesByDir()
+	members := map[string][]*entry{}
+	membersOf := func(dir string) []*entry {
+		m, ok := members[dir]
+		if !ok {
+			m = d.jsMembers(dir)
+			members[dir] = m
+		}
+		return m
+	}
 	for _, dg := range d.js.delegates {
 		if !dg.e.check.Runs() || !slices.Contains(d.entries, dg.e) {
 			continue // skipped, or replaced by a .vbd.toml check
 		}
 		how := fmt.Sprintf("it runs %s in every package", strings.Join(dg.tasks, ", "))
-		for _, e := range d.entries {
-			if e.eco != ecoNPM || e.check.Dir != dg.dir || !e.check.Runs() || len(e.check.Argv) < 3 {
+		for _, e := range byDir[dg.dir] {
+			if e.eco != ecoNPM || !e.check.Runs() || len(e.check.Argv) < 3 {
 				continue
 			}
 			rec := recursion(d.js.workspaces[dg.dir], e.check.Argv[2])
@@ -240,7 +255,7 @@ func (d *detector) coverWorkspaces() {
 				e.coverBy(dg.e, "the script runs "+rec.how)
 			}
 		}
-		for _, m := range d.jsMembers(dg.dir) {
+		for _, m := range membersOf(dg.dir) {
 			if slices.Contains(dg.tasks, m.check.Argv[2]) && m.check.Runs() {
 				m.coverBy(dg.e, how)
 			}
@@ -253,15 +268,15 @@ func (d *detector) coverWorkspaces() {
 	sortDirs(dirs)
 	for _, dir := range dirs {
 		ws := d.js.workspaces[dir]
-		for _, r := range d.entries {
-			if r.eco != ecoNPM || r.check.Dir != dir || !r.check.Runs() || len(r.check.Argv) < 3 {
+		for _, r := range byDir[dir] {
+			if r.eco != ecoNPM || !r.check.Runs() || len(r.check.Argv) < 3 {
 				continue
 			}
 			rec := recursion(ws, r.check.Argv[2])
 			if len(rec.scripts) == 0 {
 				continue
 			}
-			for _, m := range d.jsMembers(dir) {
+			for _, m := range membersOf(dir) {
 				if slices.Contains(rec.scripts, m.check.Argv[2]) && m.check.Runs() {
 					m.coverBy(r, "it runs "+rec.how)
 				}
