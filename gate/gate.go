@@ -202,7 +202,7 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 	if req.Tree != nil && !staged {
 		repo, tree = req.Tree.Repo(), req.Tree
 	} else if repo, tree, err = state.Locate(ctx, req.Dir, state.WalkOptions{IndexOnly: staged}); err != nil {
-		return nil, &exitcode.UsageError{Err: err}
+		return nil, interruptedOr(ctx, &exitcode.UsageError{Err: err})
 	}
 	if tree != nil {
 		// The tree's digest (half the fingerprint) needs git's answers

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,7 +21,7 @@ import (
 func LoadPlan(ctx context.Context, dir string, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
 	repo, tree, err := state.Locate(ctx, dir, state.WalkOptions{FilesOnly: true})
 	if err != nil {
-		return repo, nil, detect.Plan{}, &exitcode.UsageError{Err: err}
+		return repo, nil, detect.Plan{}, interruptedOr(ctx, &exitcode.UsageError{Err: err})
 	}
 	return loadPlan(ctx, repo, tree, quick)
 }
@@ -28,11 +29,19 @@ func LoadPlan(ctx context.Context, dir string, quick bool) (state.Repo, *detect.
 // loadPlan reads .vbd.toml and detects the plan of a located repository,
 // listing its files from tree (nil outside git: detection walks the
 // directory itself).
+//
+// A signal (ctx ended by gate.InterruptContext) is honoured between its
+// phases: planning is linear and bounded (detect.MaxChecks,
+// detect.MaxConfigBytes), so no phase runs long, and vbd then ends with
+// an *InterruptedError rather than finish planning first.
 func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool) (state.Repo, *detect.Config, detect.Plan, error) {
 	fsys := os.DirFS(repo.Root)
 	cfg, err := detect.LoadConfig(fsys)
 	if err != nil {
 		return repo, nil, detect.Plan{}, &exitcode.UsageError{Err: err}
+	}
+	if err := interrupted(ctx, "planning"); err != nil {
+		return repo, cfg, detect.Plan{}, err
 	}
 	var scan *detect.FileScan
 	if tree != nil {
@@ -40,21 +49,61 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 		// for the untracked ones.
 		tracked, err := tree.Tracked(ctx)
 		if err != nil {
-			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
+			return repo, cfg, detect.Plan{}, interruptedOr(ctx, fmt.Errorf("list files: %w", err))
 		}
 		scan = detect.ScanTracked(tracked)
 		untracked, err := tree.Untracked(ctx)
 		if err != nil {
-			return repo, cfg, detect.Plan{}, fmt.Errorf("list files: %w", err)
+			return repo, cfg, detect.Plan{}, interruptedOr(ctx, fmt.Errorf("list files: %w", err))
 		}
 		scan.AddUntracked(untracked)
+		if err := interrupted(ctx, "planning"); err != nil {
+			return repo, cfg, detect.Plan{}, err
+		}
 	}
 	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Scan: scan, Config: cfg, LookPath: onPath})
 	if err != nil {
 		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
 	}
+	if err := interrupted(ctx, "planning"); err != nil {
+		return repo, cfg, detect.Plan{}, err
+	}
 	plan.Root = repo.Root
 	return repo, cfg, plan, nil
+}
+
+// InterruptedError is vbd stopped by a signal before any check ran: not a
+// pass, exit 1 as for a run a signal stopped.
+type InterruptedError struct {
+	// Phase is what vbd was doing: "planning".
+	Phase string
+}
+
+func (e *InterruptedError) Error() string {
+	return "interrupted while " + e.Phase + ": no check ran"
+}
+
+// ExitCode is exitcode.Failed, as for every run a signal stops.
+func (e *InterruptedError) ExitCode() int { return exitcode.Failed }
+
+// Unwrap makes errors.Is(err, runner.ErrInterrupted) hold.
+func (e *InterruptedError) Unwrap() error { return runner.ErrInterrupted }
+
+// interrupted returns an *InterruptedError when a signal ended ctx.
+func interrupted(ctx context.Context, phase string) error {
+	if ctx.Err() != nil && errors.Is(context.Cause(ctx), runner.ErrInterrupted) {
+		return &InterruptedError{Phase: phase}
+	}
+	return nil
+}
+
+// interruptedOr is err, or an *InterruptedError when a signal ended ctx
+// (a git command killed by the signal fails with its own error).
+func interruptedOr(ctx context.Context, err error) error {
+	if ie := interrupted(ctx, "planning"); ie != nil {
+		return ie
+	}
+	return err
 }
 
 // onPath reports whether tool is on PATH: how detection knows which tools it may plan.
