@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -170,12 +171,19 @@ func LoadConfig(fsys fs.FS) (*Config, error) {
 // parseConfig decodes and validates the file's bytes. fsys is used to check
 // that every [[check]] dir exists.
 func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
+	lines := indexLines(data)
+	if len(lines.unknown) > maxStrictUnknown {
+		// go-toml's strict mode words each unknown key with the document
+		// split into lines: 12,000 unknown tables took 16 s. This walk
+		// found them in one pass; the first is named, the rest counted.
+		u := lines.unknown[0]
+		return nil, unknownKey(u.path, u.line, len(lines.unknown)-1)
+	}
 	var raw rawConfig
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
 		return nil, decodeProblem(err)
 	}
-	lines := indexLines(data)
 
 	cfg := &Config{Disable: raw.Disable, Reuse: raw.Reuse, disableLine: lines.top["disable"]}
 	var err error
@@ -382,20 +390,7 @@ func decodeProblem(err error) error {
 	if errors.As(err, &strict) && len(strict.Errors) > 0 {
 		first := &strict.Errors[0]
 		line, _ := first.Position()
-		path := first.Key()
-		key := strings.Join(path, ".")
-		known, where, shown := topKeys, "", key
-		if len(path) > 1 && path[0] == "check" {
-			known, where, shown = checkKeys, " in [[check]]", path[len(path)-1]
-		}
-		msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", shown, where, strings.Join(known, ", "))
-		if s := suggest(path[len(path)-1], known); s != "" {
-			msg = fmt.Sprintf("unknown key %q%s (did you mean %q?)", shown, where, s)
-		}
-		if n := len(strict.Errors) - 1; n > 0 {
-			msg += fmt.Sprintf(" (and %d more unknown key(s))", n)
-		}
-		return &configError{Key: key, Line: line, Msg: msg}
+		return unknownKey(first.Key(), line, len(strict.Errors)-1)
 	}
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
@@ -412,6 +407,34 @@ func decodeProblem(err error) error {
 	return &configError{Msg: "cannot parse: " + err.Error()}
 }
 
+// maxStrictUnknown is how many unknown keys go-toml's strict mode is left
+// to find and word itself; past it, indexLines's own list is used.
+const maxStrictUnknown = 64
+
+// unknownKey words an unknown key at path (dotted under check for a key in
+// a [[check]] table), and how many more there are.
+func unknownKey(path []string, line, more int) *configError {
+	key := strings.Join(path, ".")
+	known, where, shown := topKeys, "", key
+	if len(path) > 1 && path[0] == "check" {
+		known, where, shown = checkKeys, " in [[check]]", path[len(path)-1]
+	}
+	msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", shown, where, strings.Join(known, ", "))
+	if s := suggest(path[len(path)-1], known); s != "" {
+		msg = fmt.Sprintf("unknown key %q%s (did you mean %q?)", shown, where, s)
+	}
+	if more > 0 {
+		msg += fmt.Sprintf(" (and %d more unknown key(s))", more)
+	}
+	return &configError{Key: key, Line: line, Msg: msg}
+}
+
+// unknownAt is an unknown key and its line.
+type unknownAt struct {
+	path []string
+	line int
+}
+
 // checkLines holds where a [[check]] table and its keys are written.
 type checkLines struct {
 	line int
@@ -423,6 +446,9 @@ type checkLines struct {
 type configLines struct {
 	top    map[string]int
 	checks []checkLines
+	// unknown are the keys vbd does not know, in file order; only when
+	// the whole document parsed (else the decoder says what is wrong).
+	unknown []unknownAt
 }
 
 func (c configLines) check(i int) checkLines {
@@ -439,22 +465,34 @@ func indexLines(data []byte) configLines {
 	var p unstable.Parser
 	p.Reset(data)
 	lines := newLineIndex(data)
-	inCheck := false
+	inCheck, inOther := false, false
+	var unknown []unknownAt
 	for p.NextExpression() {
 		n := p.Expression()
 		switch n.Kind {
 		case unstable.ArrayTable, unstable.Table:
 			parts, first := keyParts(n)
 			inCheck = len(parts) == 1 && parts[0] == "check"
+			inOther = !inCheck
 			if inCheck {
 				out.checks = append(out.checks, checkLines{line: lines.lineOf(&p, first), keys: map[string]int{}})
+			} else if len(parts) > 0 {
+				unknown = append(unknown, unknownAt{parts, lines.lineOf(&p, first)})
 			}
 		case unstable.KeyValue:
 			parts, first := keyParts(n)
-			if len(parts) == 0 {
+			if len(parts) == 0 || inOther {
 				continue
 			}
 			line := lines.lineOf(&p, first)
+			if inCheck && !slices.Contains(checkKeys, parts[0]) {
+				unknown = append(unknown, unknownAt{append([]string{"check"}, parts...), line})
+			} else if !inCheck && !slices.Contains(topKeys, parts[0]) {
+				unknown = append(unknown, unknownAt{parts, line})
+			}
+			if !inCheck && parts[0] == "check" {
+				unknown = append(unknown, inlineUnknown(n.Value(), line)...)
+			}
 			switch {
 			case inCheck && len(out.checks) > 0:
 				cur := out.checks[len(out.checks)-1]
@@ -470,6 +508,30 @@ func indexLines(data []byte) configLines {
 					// as far as this index knows.
 					out.checks = append(out.checks, inlineChecks(n.Value(), line)...)
 				}
+			}
+		}
+	}
+	if p.Error() == nil {
+		out.unknown = unknown
+	}
+	return out
+}
+
+// inlineUnknown lists the unknown keys of the inline tables of
+// `check = [{...}, ...]`.
+func inlineUnknown(v *unstable.Node, line int) []unknownAt {
+	if v == nil || v.Kind != unstable.Array {
+		return nil
+	}
+	var out []unknownAt
+	for it := v.Children(); it.Next(); {
+		t := it.Node()
+		if t.Kind != unstable.InlineTable {
+			continue
+		}
+		for kv := t.Children(); kv.Next(); {
+			if parts, _ := keyParts(kv.Node()); len(parts) > 0 && !slices.Contains(checkKeys, parts[0]) {
+				out = append(out, unknownAt{append([]string{"check"}, parts...), line})
 			}
 		}
 	}
@@ -585,7 +647,9 @@ func nesting(data []byte, limit int) (deepest, at int) {
 // and the line it ends on.
 func skipString(data []byte, i, line int) (int, int) {
 	quote := data[i]
-	triple := func(j int) bool { return j+2 < len(data) && data[j] == quote && data[j+1] == quote && data[j+2] == quote }
+	triple := func(j int) bool {
+		return j+2 < len(data) && data[j] == quote && data[j+1] == quote && data[j+2] == quote
+	}
 	multi := triple(i)
 	if multi {
 		i += 2
