@@ -101,7 +101,9 @@ func TestMarkerlessEscapeeIsTheOnlyChecks(t *testing.T) {
 	if len(r.Escaped) != 1 || !strings.Contains(r.Escaped[0].Cmd, "sleep "+secs) || r.Escaped[0].Owners != nil {
 		t.Fatalf("Escaped = %+v, want the one sleep %s, owned by the check", r.Escaped, secs)
 	}
-	waitGone(t, r.Escaped[0].PID)
+	if !waitGone(r.Escaped[0].PID) {
+		t.Errorf("escaped process %d still exists", r.Escaped[0].PID)
+	}
 }
 
 // With two checks running, a markerless escapee of the first could be
@@ -137,17 +139,8 @@ func TestMarkerlessEscapeeWithOthersRunningNamesEveryCandidate(t *testing.T) {
 	if len(e) != 1 || !strings.Contains(e[0].Cmd, "sleep "+secs) || strings.Join(e[0].Owners, ",") != "first,second" {
 		t.Fatalf("second's Escaped = %+v, want sleep %s with owners first, second", e, secs)
 	}
-	waitGone(t, e[0].PID)
-}
-
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for !gone(pid) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if !gone(pid) {
-		t.Errorf("escaped process %d still exists", pid)
+	if !waitGone(e[0].PID) {
+		t.Errorf("escaped process %d still exists", e[0].PID)
 	}
 }
 
