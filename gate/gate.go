@@ -42,6 +42,10 @@ const (
 	CallerCLI  = "cli"
 	CallerHook = "hook"
 	CallerGit  = "git"
+	// CallerMCP is the agent itself, through `vbd mcp`'s verify tool: its
+	// pass is what the stop hook that follows reuses, so it is held to
+	// the hook's rules (an escaped process fails its check).
+	CallerMCP = "mcp"
 )
 
 // Runner runs a plan's tasks; runner.Run is the real one. Tests put a
@@ -344,7 +348,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	if len(results) != len(tasks) {
 		return fmt.Errorf("internal error: %d checks ran but %d results came back", len(tasks), len(results))
 	}
-	if req.Caller.Kind == CallerHook {
+	if req.Caller.Kind == CallerHook || req.Caller.Kind == CallerMCP {
 		escapedFail(judged, results)
 	}
 	v.Outcomes = Merge(v.Plan, scoped, judged, results)

@@ -42,17 +42,25 @@ type Options struct {
 	Out, Notes io.Writer
 	// Progress, when set, shows a measuring run's checks.
 	Progress gate.Progress
+	// MCP also adds `vbd mcp` to the harness's MCP config (mcp.go).
+	MCP bool
 }
 
 // Install wires vbd into o.Target.
 func Install(ctx context.Context, o Options) error {
+	if err := checkMCP(ctx, o); err != nil {
+		return err
+	}
 	if o.Target == Git {
 		return git(ctx, o)
 	}
 	if b, ok := harness.LookupBystander(harness.Name(o.Target)); ok {
 		return bystander(ctx, o, b)
 	}
-	return harnessHook(ctx, o)
+	if err := harnessHook(ctx, o); err != nil || !o.MCP {
+		return err
+	}
+	return installMCP(ctx, o)
 }
 
 // bystander is vbd install for a harness that cannot refuse a stop: it
@@ -77,5 +85,8 @@ func Uninstall(ctx context.Context, o Options) error {
 	if o.Target == Git {
 		return uninstallGit(ctx, o)
 	}
-	return uninstallHarnessHook(ctx, o)
+	if err := uninstallHarnessHook(ctx, o); err != nil {
+		return err
+	}
+	return uninstallMCP(ctx, o)
 }

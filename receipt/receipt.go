@@ -106,7 +106,7 @@ type Receipt struct {
 
 // Caller says who asked for the verification.
 type Caller struct {
-	// Kind is "cli", "hook" or "git".
+	// Kind is "cli", "hook", "git" or "mcp".
 	Kind    string `json:"kind"`
 	Harness string `json:"harness,omitempty"`
 	Event   string `json:"event,omitempty"`

@@ -41,7 +41,15 @@ Every answer but a verified pass is a block in the harness's protocol.`
 	case "install":
 		return `Examples:
   vbd install claude       add vbd's stop hook to .claude/settings.json
-  vbd install git          verify each commit's staged snapshot before it is made`
+  vbd install git          verify each commit's staged snapshot before it is made
+  vbd install claude --mcp also add 'vbd mcp' to .mcp.json`
+	case "mcp":
+		return `Examples (an agent's harness starts it; 'vbd install claude --mcp' writes .mcp.json):
+  vbd mcp                  serve verify, list, last and log on stdin and stdout
+  claude --mcp-config .mcp.json
+
+verify runs the same checks as vbd, under the same budget, and writes the
+same receipt: the stop hook on the same unchanged tree reuses its pass.`
 	case "uninstall":
 		return `Examples:
   vbd uninstall claude

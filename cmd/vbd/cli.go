@@ -30,6 +30,7 @@ type cli struct {
 	Doctor    doctorCmd    `cmd:"" help:"Audit how vbd is wired into each harness, and with --prove show that the gate blocks."`
 	Last      lastCmd      `cmd:"" help:"Show the latest receipt."`
 	Version   versionCmd   `cmd:"" help:"Print vbd's version, the commit it was built from and the Go version."`
+	MCP       mcpCmd       `cmd:"" name:"mcp" help:"Serve vbd's tools (verify, list, last, log) to an agent over MCP on stdin and stdout."`
 	// Init and Completion: see init.go and completion.go.
 	Init       initCmd       `cmd:"" help:"Write a commented .vbd.toml with what vbd found (the one file vbd ever writes in the work tree)."`
 	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish."`

@@ -19,11 +19,12 @@ type installCmd struct {
 	MaxBlocks int           `default:"3" placeholder:"N" help:"Harness hooks: consecutive blocks before the gate lets a stop through with a message to the user (0 = never)."`
 	NoGuard   bool          `help:"Harness hooks: leave out the guard vbd installs on the harness's pre-tool event (vbd guard)."`
 	Measured  time.Duration `hidden:"" placeholder:"DUR" help:"Use this suite time instead of measuring it with a full run."`
+	MCP       bool          `name:"mcp" help:"Also add 'vbd mcp' to the harness's MCP servers (claude: .mcp.json, gemini: .gemini/settings.json, cursor: .cursor/mcp.json), so the agent can verify before it stops."`
 }
 
 func (i *installCmd) Run(ctx context.Context, g *Globals, kctx *kong.Context, e env) error {
 	o := install.Options{
-		Dir: g.Dir, Target: i.Target, Quick: i.Quick, Budget: i.Budget, MaxBlocks: i.MaxBlocks, NoGuard: i.NoGuard, Measured: i.Measured,
+		Dir: g.Dir, Target: i.Target, Quick: i.Quick, Budget: i.Budget, MaxBlocks: i.MaxBlocks, NoGuard: i.NoGuard, Measured: i.Measured, MCP: i.MCP,
 		StopGate: flagGiven(kctx, "max-blocks"), Environ: os.Environ(), Out: e.stdout, Notes: e.stderr,
 	}
 	if isTerminal(e.stderr) {

@@ -22,6 +22,9 @@ import (
 type fakeModel struct {
 	t         *testing.T
 	editFirst bool
+	// toolFirst, when set, is the tool the first Claude turn calls
+	// instead (realclients_mcp_test.go).
+	toolFirst *fakeToolUse
 	srv       *http.Server
 	url       string
 
@@ -152,6 +155,10 @@ func (m *fakeModel) claude(w http.ResponseWriter, in map[string]any, req modelRe
 		return
 	}
 	n := m.turn(req)
+	if m.toolFirst != nil && n == 1 {
+		claudeToolReply(w, *m.toolFirst)
+		return
+	}
 	edit := m.editFirst && n == 1
 	claudeReply(w, doneText, edit)
 }
