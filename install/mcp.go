@@ -17,6 +17,9 @@ const mcpName = "vbd"
 // shared "mcpServers" shape, and what the user must still do; ok is false
 // for a harness vbd does not write one for.
 func mcpConfig(target string) (file, needs string, ok bool) {
+	// Only the harnesses whose project MCP file vbd knows: every other one
+	// (a new harness too) is refused with what to add by hand.
+	//exhaustive:ignore
 	switch harness.Name(target) {
 	case harness.Claude:
 		return ".mcp.json", "Claude Code asks each user once to approve a project's .mcp.json servers (or set enabledMcpjsonServers: [\"vbd\"] in .claude/settings.json); `claude --mcp-config .mcp.json` loads it as it is.", true

@@ -40,8 +40,11 @@ func connect(t *testing.T, dir string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	st, ct := mcp.NewInMemoryTransports()
-	done := make(chan error, 1)
-	go func() { done <- New(Options{Dir: dir, Environ: os.Environ()}).Run(ctx, st) }()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = New(Options{Dir: dir, Environ: os.Environ()}).Run(ctx, st)
+	}()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -251,8 +254,11 @@ func TestVerifyProgress(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	st, ct := mcp.NewInMemoryTransports()
-	done := make(chan error, 1)
-	go func() { done <- New(Options{Dir: dir, Environ: os.Environ()}).Run(ctx, st) }()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = New(Options{Dir: dir, Environ: os.Environ()}).Run(ctx, st)
+	}()
 	defer func() { cancel(); <-done }()
 	var mu sync.Mutex
 	var got []string
