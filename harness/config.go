@@ -389,17 +389,23 @@ func Uninstall(root string, spec Spec, ours func(string) bool) (Change, error) {
 	}
 	ch.Removed = removed
 	if empty {
-		ch.Backup = path + BackupSuffix
-		if err := state.WriteFileAtomic(ch.Backup, old, 0o644); err != nil {
-			return ch, err
-		}
-		if err := os.Remove(path); err != nil {
-			return ch, fmt.Errorf("cannot remove %s: %w; its content is saved in %s, so delete the file by hand", path, err, ch.Backup)
-		}
-		ch.Changed, ch.Deleted = true, true
-		return ch, nil
+		return ch, deleteWithBackup(&ch, old)
 	}
 	return ch, writeWithBackup(&ch, old, out)
+}
+
+// deleteWithBackup removes a config file left with nothing but vbd's
+// wiring, keeping its content (old) in the backup.
+func deleteWithBackup(ch *Change, old []byte) error {
+	ch.Backup = ch.Path + BackupSuffix
+	if err := state.WriteFileAtomic(ch.Backup, old, 0o644); err != nil {
+		return err
+	}
+	if err := os.Remove(ch.Path); err != nil {
+		return fmt.Errorf("cannot remove %s: %w; its content is saved in %s, so delete the file by hand", ch.Path, err, ch.Backup)
+	}
+	ch.Changed, ch.Deleted = true, true
+	return nil
 }
 
 func writeWithBackup(ch *Change, old, out []byte) error {

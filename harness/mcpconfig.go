@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/vbd-dev/vbd/state"
 )
 
 // MCPServer is the stdio MCP server entry vbd writes into a harness's MCP
@@ -132,15 +130,7 @@ func UninstallMCP(path, name, exe string) (Change, error) {
 		doc.del(mcpKey)
 	}
 	if doc.len() == 0 {
-		ch.Backup = path + BackupSuffix
-		if err := state.WriteFileAtomic(ch.Backup, old, 0o644); err != nil {
-			return ch, err
-		}
-		if err := os.Remove(path); err != nil {
-			return ch, fmt.Errorf("cannot remove %s: %w; its content is saved in %s, so delete the file by hand", path, err, ch.Backup)
-		}
-		ch.Changed, ch.Deleted = true, true
-		return ch, nil
+		return ch, deleteWithBackup(&ch, old)
 	}
 	out := encodeDoc(doc)
 	// The file as the user had it, byte for byte, when install's backup

@@ -46,79 +46,76 @@ func checkMCP(ctx context.Context, o Options) error {
 	if o.Target == Git {
 		return exitcode.Usagef("--mcp is for an agent harness, not git: git has no MCP client")
 	}
-	exe, err := Executable()
+	t, ok, err := mcpTargetOf(ctx, o)
 	if err != nil {
 		return err
 	}
-	if file, _, ok := mcpConfig(o.Target); ok {
-		root, err := repoRoot(ctx, o)
-		if err != nil {
-			return err
-		}
-		return installError(harness.CheckMCP(filepath.Join(root, filepath.FromSlash(file)), server(exe), exe))
+	if ok {
+		return installError(harness.CheckMCP(t.path, server(t.exe), t.exe))
 	}
 	return exitcode.Usagef("vbd does not write %s's MCP configuration (it is not a project file vbd knows); vbd changed nothing. "+
-		"Install without --mcp, and add a stdio server named %q that runs %q with the argument \"mcp\" in its MCP settings", o.Target, mcpName, exe)
+		"Install without --mcp, and add a stdio server named %q that runs %q with the argument \"mcp\" in its MCP settings", o.Target, mcpName, t.exe)
+}
+
+// mcpTarget is what (un)installing the MCP server works on.
+type mcpTarget struct {
+	root, path, exe, needs string
+}
+
+// mcpTargetOf resolves the harness's MCP config file in o's repository and
+// the vbd binary; ok is false (exe still set) for a harness vbd writes no
+// MCP config for.
+func mcpTargetOf(ctx context.Context, o Options) (t mcpTarget, ok bool, err error) {
+	if t.exe, err = Executable(); err != nil {
+		return t, false, err
+	}
+	file, needs, ok := mcpConfig(o.Target)
+	if !ok {
+		return t, false, nil
+	}
+	repo, err := state.Find(ctx, o.Dir)
+	if err != nil {
+		return t, false, &exitcode.UsageError{Err: err}
+	}
+	t.root, t.path, t.needs = repo.Root, filepath.Join(repo.Root, filepath.FromSlash(file)), needs
+	return t, true, nil
 }
 
 // installMCP adds `vbd mcp` to the harness's project MCP config.
 func installMCP(ctx context.Context, o Options) error {
-	file, needs, _ := mcpConfig(o.Target)
-	root, err := repoRoot(ctx, o)
+	t, _, err := mcpTargetOf(ctx, o)
 	if err != nil {
 		return err
 	}
-	exe, err := Executable()
-	if err != nil {
-		return err
-	}
-	path := filepath.Join(root, filepath.FromSlash(file))
-	ch, err := harness.InstallMCP(path, server(exe), exe)
+	ch, err := harness.InstallMCP(t.path, server(t.exe), t.exe)
 	if err != nil {
 		return installError(err)
 	}
-	rel := hookRel(root, path)
+	rel := hookRel(t.root, t.path)
 	switch {
 	case !ch.Changed:
 		fmt.Fprintf(o.Out, "vbd: %s already runs `vbd mcp` from %s; nothing changed\n", o.Target, rel)
 	case ch.Created:
-		fmt.Fprintf(o.Out, "vbd: added the MCP server %q (`%s mcp`) to %s (new file)\n", mcpName, exe, rel)
+		fmt.Fprintf(o.Out, "vbd: added the MCP server %q (`%s mcp`) to %s (new file)\n", mcpName, t.exe, rel)
 	default:
-		fmt.Fprintf(o.Out, "vbd: added the MCP server %q (`%s mcp`) to %s (every other key and server kept)\n", mcpName, exe, rel)
+		fmt.Fprintf(o.Out, "vbd: added the MCP server %q (`%s mcp`) to %s (every other key and server kept)\n", mcpName, t.exe, rel)
 	}
 	if ch.Backup != "" {
-		fmt.Fprintf(o.Out, "  backup:  %s\n", hookRel(root, ch.Backup))
+		fmt.Fprintf(o.Out, "  backup:  %s\n", hookRel(t.root, ch.Backup))
 	}
-	fmt.Fprintf(o.Out, "  Its verify tool runs the same checks as the stop hook; the stop on an unchanged tree reuses its pass. %s\n", needs)
+	fmt.Fprintf(o.Out, "  Its verify tool runs the same checks as the stop hook; the stop on an unchanged tree reuses its pass. %s\n", t.needs)
 	return nil
-}
-
-// repoRoot is the repository o.Dir is in.
-func repoRoot(ctx context.Context, o Options) (string, error) {
-	repo, err := state.Find(ctx, o.Dir)
-	if err != nil {
-		return "", &exitcode.UsageError{Err: err}
-	}
-	return repo.Root, nil
 }
 
 // uninstallMCP removes vbd's server from the harness's MCP config, if it
 // has one vbd writes.
 func uninstallMCP(ctx context.Context, o Options) error {
-	file, _, ok := mcpConfig(o.Target)
-	if !ok {
-		return nil
-	}
-	root, err := repoRoot(ctx, o)
-	if err != nil {
+	t, ok, err := mcpTargetOf(ctx, o)
+	if err != nil || !ok {
 		return err
 	}
-	exe, err := Executable()
-	if err != nil {
-		return err
-	}
-	path := filepath.Join(root, filepath.FromSlash(file))
-	ch, err := harness.UninstallMCP(path, mcpName, exe)
+	root, path := t.root, t.path
+	ch, err := harness.UninstallMCP(path, mcpName, t.exe)
 	if err != nil {
 		return installError(err)
 	}

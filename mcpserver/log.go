@@ -52,24 +52,18 @@ func (t *tools) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*mcp
 	if in.Check == "" {
 		return nil, nil, errors.New("check is required: the name of a check in the latest receipt (the last tool lists them)")
 	}
-	store, stateDir, err := t.store(ctx)
+	l, err := t.latest(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, _, _, err := store.LatestReadable()
-	if errors.Is(err, receipt.ErrNone) {
-		return nil, nil, errors.New("no receipt yet: call verify first")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
+	r := l.r
 	c, err := findCheck(r, in.Check)
 	if err != nil {
 		return nil, nil, err
 	}
 	// The receipt is in the git dir, which the agent can write: its log
 	// path is read only inside vbd's own state dir.
-	path, err := logInside(stateDir, c.Log)
+	path, err := logInside(l.stateDir, c.Log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("check %q: %w", c.Name, err)
 	}

@@ -109,22 +109,16 @@ type LastIn struct {
 }
 
 func (t *tools) last(ctx context.Context, _ *mcp.CallToolRequest, in LastIn) (*mcp.CallToolResult, any, error) {
-	store, _, err := t.store(ctx)
+	l, err := t.latest(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	r, raw, _, err := store.LatestReadable()
-	if errors.Is(err, receipt.ErrNone) {
-		return nil, nil, errors.New("no receipt yet: call verify first. Nothing is known to be verified")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
+	r := l.r
 	if in.JSON {
-		return textResult(string(raw)), nil, nil
+		return textResult(string(l.raw)), nil, nil
 	}
 	var b strings.Builder
-	report.ReceiptHeader(&b, r, store.Path(r.ID), time.Now())
+	report.ReceiptHeader(&b, r, l.store.Path(r.ID), time.Now())
 	b.WriteString("\n")
 	if err := report.Results(&b, r, report.Options{Unicode: true}); err != nil {
 		return nil, nil, err
@@ -132,17 +126,31 @@ func (t *tools) last(ctx context.Context, _ *mcp.CallToolRequest, in LastIn) (*m
 	return textResult(b.String()), nil, nil
 }
 
-// store is the repository's receipt store, and its state dir.
-func (t *tools) store(ctx context.Context) (receipt.Store, string, error) {
+// latestReceipt is the repository's newest readable receipt, as stored
+// (raw), and where it is.
+type latestReceipt struct {
+	r        *receipt.Receipt
+	raw      []byte
+	store    receipt.Store
+	stateDir string
+}
+
+// latest finds the newest readable receipt; none is an error saying so.
+func (t *tools) latest(ctx context.Context) (latestReceipt, error) {
+	var l latestReceipt
 	repo, err := state.Find(ctx, t.o.Dir)
 	if err != nil {
-		return receipt.Store{}, "", toolError(err)
+		return l, toolError(err)
 	}
-	dir, err := state.Dir(ctx, repo)
-	if err != nil {
-		return receipt.Store{}, "", err
+	if l.stateDir, err = state.Dir(ctx, repo); err != nil {
+		return l, err
 	}
-	return receipt.Open(dir), dir, nil
+	l.store = receipt.Open(l.stateDir)
+	l.r, l.raw, _, err = l.store.LatestReadable()
+	if errors.Is(err, receipt.ErrNone) {
+		return l, errors.New("no receipt yet: call verify first. Nothing is known to be verified")
+	}
+	return l, err
 }
 
 // toolError says that nothing was verified, as `vbd` does for a usage
