@@ -15,6 +15,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,10 +67,10 @@ func New(o Options) *mcp.Server {
 // writes its receipt, as `vbd` does).
 func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
 	err := New(o).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
-	if errors.Is(err, io.EOF) || ctx.Err() != nil {
+	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 		return nil
 	}
-	return err
+	return fmt.Errorf("the connection to the MCP client failed (%w); the client must send JSON-RPC messages, one a line", err)
 }
 
 // nopCloser leaves closing the stream to its owner (vbd's stdout).

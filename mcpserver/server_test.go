@@ -292,3 +292,23 @@ func TestVerifyProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestServeEnds: a client that closes stdin ends the server cleanly; one
+// that sends something other than JSON-RPC ends it with an error saying
+// so, never a panic.
+func TestServeEnds(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, wantErr string
+	}{
+		{"closed", "", ""},
+		{"garbage", "not json\n", "the client must send JSON-RPC messages"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			err := Serve(context.Background(), Options{Dir: t.TempDir()}, strings.NewReader(tc.in), &out)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Errorf("Serve: %v; want %q", err, tc.wantErr)
+			}
+		})
+	}
+}
