@@ -27,6 +27,10 @@ func mcpConfig(target string) (file, needs string, ok bool) {
 		return ".gemini/settings.json", "Gemini CLI starts it with the project; `/mcp` lists it.", true
 	case harness.Cursor:
 		return ".cursor/mcp.json", "Cursor lists it under Settings > MCP, where it can be turned on.", true
+	case harness.Qwen:
+		// mcpServers is a key of Qwen Code's settings (0.24.4's schema),
+		// the workspace file merged over the user's.
+		return ".qwen/settings.json", "Qwen Code starts it with the project; `/mcp` lists it.", true
 	}
 	return "", "", false
 }

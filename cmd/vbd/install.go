@@ -19,7 +19,7 @@ type installCmd struct {
 	MaxBlocks int           `default:"3" placeholder:"N" help:"Harness hooks: consecutive blocks before the gate lets a stop through with a message to the user (0 = never)."`
 	NoGuard   bool          `help:"Harness hooks: leave out the guard vbd installs on the harness's pre-tool event (vbd guard)."`
 	Measured  time.Duration `hidden:"" placeholder:"DUR" help:"Use this suite time instead of measuring it with a full run."`
-	MCP       bool          `name:"mcp" help:"Also add 'vbd mcp' to the harness's MCP servers (claude: .mcp.json, gemini: .gemini/settings.json, cursor: .cursor/mcp.json), so the agent can verify before it stops."`
+	MCP       bool          `name:"mcp" help:"Also add 'vbd mcp' to the harness's MCP servers (claude: .mcp.json, gemini: .gemini/settings.json, cursor: .cursor/mcp.json, qwen: .qwen/settings.json), so the agent can verify before it stops."`
 }
 
 func (i *installCmd) Run(ctx context.Context, g *Globals, kctx *kong.Context, e env) error {
