@@ -104,8 +104,8 @@ func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) 
 		}
 		o.decision = Decision{Block: true, Reason: reason}
 	}
-	if locErr == nil && run.Verdict.Code != exitcode.Failed {
-		g.ratchet(root, st, run, &o)
+	if locErr == nil {
+		g.ratchet(ctx, root, st, run, &o)
 	}
 	return o
 }

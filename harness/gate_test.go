@@ -27,10 +27,12 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // fake verifications, fixed so the answers are byte-for-byte stable.
 func passingRun() *Run {
-	outs := []verdict.Outcome{{
-		Check:  detect.Check{Name: "unit", Kind: detect.KindTest, Argv: []string{"go", "test", "./..."}, Dir: "."},
-		Status: verdict.Pass, Detail: "12 passed", Duration: 1500 * time.Millisecond,
-	}}
+	outs := []verdict.Outcome{
+		{Check: detect.Check{Name: "vet", Kind: detect.KindVet, Argv: []string{"go", "vet", "./..."}, Dir: "."},
+			Status: verdict.Pass, Duration: 700 * time.Millisecond},
+		{Check: detect.Check{Name: "unit", Kind: detect.KindTest, Argv: []string{"go", "test", "./..."}, Dir: "."},
+			Status: verdict.Pass, Detail: "12 passed", Duration: 1500 * time.Millisecond},
+	}
 	return &Run{Outcomes: outs, Verdict: verdict.Decide(outs, 2*time.Second), Elapsed: 2 * time.Second}
 }
 

@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/vbd-dev/vbd/detect"
 	vbdgate "github.com/vbd-dev/vbd/gate"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
+	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
 )
 
 // The evidence ratchet in hook mode: a verified stop is compared with the
@@ -49,6 +53,7 @@ func (g *gate) ratchetBaseline(st Store) *receipt.Receipt {
 // versions besides the tree, so the tree is fingerprinted again as a run
 // would, unless a receipt already matches the baseline's own fingerprint.
 func (g *gate) ratchetStart(ctx context.Context, root string, st Store, tree string) {
+	g.sessionStart(ctx, root, st)
 	mode := receipt.ModeOf(g.opts.Quick)
 	r, err := vbdgate.FindReceipt(st.Dir, true, func(r *receipt.Receipt) bool {
 		return r.Fingerprint == tree && r.Mode == mode && vbdgate.Verified(r)
@@ -70,43 +75,151 @@ func (g *gate) ratchetStart(ctx context.Context, root string, st Store, tree str
 	}
 }
 
-// ratchetMode is .vbd.toml's ratchet, block by default in hook mode.
-func ratchetMode(root string) string {
-	cfg, err := detect.LoadConfig(os.DirFS(root))
-	if err != nil || cfg == nil || cfg.Ratchet == "" {
-		// A .vbd.toml that cannot be read failed the verification
-		// already; this run verified, so the file is fine or absent.
-		return detect.RatchetBlock
+// sessionStart records what shapes the session's verification: its plan
+// (checks, commands, .vbd.toml's disable, ratchet and [[check]] entries)
+// and the hashes of the test runners in ignored directories. A stop that
+// verifies less is blocked once (sessionFindings).
+func (g *gate) sessionStart(ctx context.Context, root string, st Store) {
+	if g.env.Verify != nil {
+		// A verifier of the caller's (tests) follows no plan of detect's:
+		// the first stop's plan is the session's.
+		return
 	}
-	return cfg.Ratchet
+	plan, err := vbdgate.SessionPlanOf(ctx, root, g.tree, g.opts.Quick)
+	if err != nil {
+		// The first stop's plan stands in (sessionFindings).
+		g.note("no session plan recorded: %v", firstLine(err.Error()))
+		return
+	}
+	rec := st.ratchetRecord(g.in)
+	rec.Plan, rec.PlanFrom = &plan, planFromStart
+	rec.Runners = vbdgate.RunnerHashes(root, plan)
+	if err := st.setRatchetRecord(g.in, rec); err != nil {
+		g.note("no session plan recorded: %v", err)
+	}
 }
 
-// ratchet applies the evidence ratchet to a run that did not fail: a
-// verified run is blocked once, or cautioned; a run that verified nothing
-// is blocked already, and its reason gains the list of what was lost.
-func (g *gate) ratchet(root string, st Store, run *Run, o *outcome) {
-	mode := ratchetMode(root)
-	if mode == detect.RatchetOff {
+// Where a session's plan was taken.
+const (
+	planFromStart = "session start"
+	// planFromStop: the session had no baseline (vbd was installed in
+	// the middle of it, or its start was not seen): its first stop's plan
+	// is the session's, and what changed before it is not seen.
+	planFromStop = "first stop"
+)
+
+// sessionFindings follows the session with a run: the tests it saw fail
+// (every run, whatever its verdict), and, for a run that did not fail, the
+// plan and the runners compared with the session's. It updates the
+// session's record and returns the findings and the session's ratchet mode.
+func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *Run) ([]vbdgate.Finding, string) {
+	rec := st.ratchetRecord(g.in)
+	var split vbdgate.TreeSplit
+	if len(rec.Failing) > 0 || hasTestFailure(run) {
+		split = vbdgate.SplitTree(g.walked(ctx, root))
+	}
+	var found []vbdgate.Finding
+	rec.Failing, found = vbdgate.FollowFailing(rec.Failing, run.Outcomes, split)
+	cfg, _ := detect.LoadConfig(os.DirFS(root))
+	now := vbdgate.PlanOfOutcomes(cfg, run.Outcomes)
+	mode := now.RatchetMode()
+	if rec.Plan == nil {
+		rec.Plan, rec.PlanFrom = &now, planFromStop
+		rec.Runners = vbdgate.RunnerHashes(root, now)
+	} else {
+		mode = rec.Plan.RatchetMode()
+		found = append(found, vbdgate.ComparePlan(*rec.Plan, now)...)
+		found = append(found, vbdgate.CompareRunners(rec.Runners, vbdgate.RunnerHashes(root, now))...)
+	}
+	if err := st.setRatchetRecord(g.in, rec); err != nil {
+		g.note("could not record the session's failing tests: %v", err)
+	}
+	return found, mode
+}
+
+// hasTestFailure reports whether a test check of run failed.
+func hasTestFailure(run *Run) bool {
+	for _, o := range run.Outcomes {
+		if o.Status == verdict.Fail && o.Check.Kind == detect.KindTest {
+			return true
+		}
+	}
+	return false
+}
+
+// walked is the walk of the work tree the gate made, or a new one: nil
+// when the tree cannot be walked.
+func (g *gate) walked(ctx context.Context, root string) *state.Tree {
+	if g.tree != nil {
+		return g.tree
+	}
+	if g.env.Fingerprint != nil {
+		return nil
+	}
+	t, err := receipt.Walk(ctx, root, false)
+	if err != nil {
+		return nil
+	}
+	if _, err := t.Digest(ctx); err != nil {
+		return nil
+	}
+	return t
+}
+
+// ratchet applies the session's ratchet to a run: the tests that passed at
+// the session's start, the tests it saw fail, its plan and its runners. A
+// failed run is only followed (its failures recorded). A verified run with
+// a finding the agent was not told of is blocked once; after that it is
+// let through with a caution that says NOT verified. A run that verified
+// nothing is blocked already, and its reason gains the findings.
+func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *outcome) {
+	if !sessionOK(g.in) {
 		return
 	}
-	r := vbdgate.CompareRatchet(g.ratchetBaseline(st), run.Outcomes)
-	if r.Empty() {
+	found, mode := g.sessionFindings(ctx, root, st, run)
+	if run.Verdict.Code == exitcode.Failed {
 		return
 	}
-	lost := RatchetLost(r)
+	var parts, keys []string
+	var advice []string
+	if mode != detect.RatchetOff {
+		if r := vbdgate.CompareRatchet(g.ratchetBaseline(st), run.Outcomes); !r.Empty() {
+			parts = append(parts, RatchetLost(r))
+			keys = append(keys, strings.Split(r.Key(), "\n")...)
+			advice = append(advice, "Restore them, or tell the user plainly that you removed them and why.")
+		}
+	}
+	kinds := map[vbdgate.FindingKind]bool{}
+	for _, f := range found {
+		parts = append(parts, f.Text)
+		keys = append(keys, f.Key)
+		kinds[f.Kind] = true
+	}
+	if len(parts) == 0 {
+		return
+	}
+	for _, k := range []vbdgate.FindingKind{vbdgate.FindFailing, vbdgate.FindTestOnly, vbdgate.FindPlan, vbdgate.FindRunner} {
+		if kinds[k] {
+			advice = append(advice, findingAdvice[k])
+		}
+	}
+	lost := strings.Join(parts, "; ")
 	if o.decision.Block {
 		o.decision.Reason = report.ClipHookReason(strings.TrimRight(o.decision.Reason, "\n") + "\n" + lost + ".\n")
 		return
 	}
-	if mode == detect.RatchetBlock && st.RatchetTold(g.in) != r.Key() {
-		if err := st.SetRatchetTold(g.in, r.Key()); err != nil {
+	told := st.RatchetTold(g.in)
+	fresh := slices.ContainsFunc(keys, func(k string) bool { return !slices.Contains(told, k) })
+	// The findings other than the lost passing tests block whatever the
+	// ratchet's mode: they are not the ratchet's to turn off.
+	if fresh && (mode == detect.RatchetBlock || len(found) > 0) {
+		if err := st.SetRatchetTold(g.in, append(told, keys...)); err != nil {
 			// Without the record the next stop would block again, and
 			// again: let this one through with the caution instead.
 			g.note("could not record the ratchet: %v", err)
 		} else {
-			o.decision = Decision{Block: true, Reason: report.ClipHookReason("vbd: " + lost +
-				". Restore them, or tell the user plainly that you removed them and why.")}
-			o.summary = "tests that passed at the start of this session no longer run"
+			o.decision = Decision{Block: true, Reason: report.ClipHookReason("vbd: " + lost + ". " + strings.Join(advice, " "))}
+			o.summary = "less is verified than at the start of this session"
 			return
 		}
 	}
@@ -117,6 +230,14 @@ func (g *gate) ratchet(root string, st Store, run *Run, o *outcome) {
 	}
 	o.decision.Message = caution
 	o.summary = "NOT verified, let through after one block: " + lost
+}
+
+// findingAdvice is what the agent is asked to do about a finding.
+var findingAdvice = map[vbdgate.FindingKind]string{
+	vbdgate.FindFailing:  "Make them run and pass, or tell the user plainly that you removed them and why.",
+	vbdgate.FindTestOnly: "Tell the user plainly that you changed the tests, not the code under test, and why: an assertion changed to match the bug, or an emptied test, passes without fixing anything.",
+	vbdgate.FindPlan:     "Restore it, or tell the user plainly what you changed in what vbd verifies, and why.",
+	vbdgate.FindRunner:   "Restore it (reinstall the dependencies), or tell the user plainly what you changed and why.",
 }
 
 // RatchetLost says what the session lost: "3 tests that passed at the
@@ -136,8 +257,17 @@ type ratchetRecord struct {
 	// Baseline is the id of the receipt the session's runs are compared
 	// with: the last verified receipt of the tree it started on.
 	Baseline string `json:"baseline,omitempty"`
-	// Told is the key of the losses the agent was blocked with.
+	// Told are the keys of the findings the agent was blocked with, one
+	// a line.
 	Told string `json:"told,omitempty"`
+	// Failing are the test checks the session saw fail, followed until
+	// their tests are seen to pass.
+	Failing []vbdgate.FailingCheck `json:"failing,omitempty"`
+	// Plan is the session's plan, taken at PlanFrom; Runners the hashes
+	// of its test runners in ignored directories, taken with it.
+	Plan     *vbdgate.SessionPlan `json:"plan,omitempty"`
+	PlanFrom string               `json:"plan_from,omitempty"`
+	Runners  map[string]string    `json:"runners,omitempty"`
 }
 
 func (s Store) ratchetRecord(in Input) ratchetRecord {
@@ -151,14 +281,20 @@ func (s Store) setRatchetRecord(in Input, r ratchetRecord) error {
 	return s.write(s.path("ratchet", sessionKey(in)), r)
 }
 
-// RatchetTold returns the key of the losses the session's agent was last
-// blocked with; empty when none.
-func (s Store) RatchetTold(in Input) string { return s.ratchetRecord(in).Told }
+// RatchetTold returns the keys of the findings the session's agent was
+// blocked with; none when none.
+func (s Store) RatchetTold(in Input) []string {
+	if t := s.ratchetRecord(in).Told; t != "" {
+		return strings.Split(t, "\n")
+	}
+	return nil
+}
 
 // SetRatchetTold records that the session's agent was blocked with the
-// losses of key.
-func (s Store) SetRatchetTold(in Input, key string) error {
+// findings of keys.
+func (s Store) SetRatchetTold(in Input, keys []string) error {
 	r := s.ratchetRecord(in)
-	r.Told = key
+	slices.Sort(keys)
+	r.Told = strings.Join(slices.Compact(keys), "\n")
 	return s.setRatchetRecord(in, r)
 }

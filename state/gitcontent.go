@@ -321,3 +321,9 @@ func (t *Tree) pathStates() map[string]string {
 	}
 	return m
 }
+
+// PathStates maps every path in the tree (tracked or untracked) to what it
+// holds, comparable between two walks of the same work tree: the session
+// ratchet tells with it whether only test files changed. The Digest must
+// have been taken.
+func (t *Tree) PathStates() map[string]string { return t.pathStates() }

@@ -1,0 +1,587 @@
+package gate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+// The session ratchet (issue 21 §1, §2, §5): what an agent session is
+// compared with besides the tests that passed at its start. Everything in
+// the work tree and the git dir is the agent's to write, so vbd keeps, in
+// the session's sealed record, the tests it saw fail, the plan the session
+// started with and the test runners it resolved, and compares each stop's
+// run with them. A finding blocks the stop once; after that the stop is
+// let through with a caution that says NOT verified.
+
+// FindingKind says what a session finding is about.
+type FindingKind string
+
+// The kinds of finding.
+const (
+	// FindFailing: a test the session saw fail no longer runs.
+	FindFailing FindingKind = "failing"
+	// FindTestOnly: a test that failed passes after changes to test files
+	// only (the assertion may have been changed to match the bug).
+	FindTestOnly FindingKind = "test-only"
+	// FindPlan: the plan verifies less than the session's plan.
+	FindPlan FindingKind = "plan"
+	// FindRunner: a test runner in an ignored directory changed.
+	FindRunner FindingKind = "runner"
+)
+
+// Finding is one thing a stop is blocked for once.
+type Finding struct {
+	Kind FindingKind
+	// Key identifies it, so the same finding at the next stop is known as
+	// the one the agent was told about.
+	Key string
+	// Text is one clause for people and agents.
+	Text string
+}
+
+// FailingCheck is what the session saw fail in one test check.
+type FailingCheck struct {
+	Check string `json:"check"`
+	// Names are the failed tests' names, as the runner gave them (at most
+	// the scanner's bound).
+	Names []string `json:"names,omitempty"`
+	// Ran is the most tests a failing run of the check ran (passed and
+	// failed): the count a runner without names must reach again.
+	Ran    int `json:"ran"`
+	Failed int `json:"failed"`
+	// Runner is the runner whose output was read ("pytest").
+	Runner string `json:"runner,omitempty"`
+	// Code and Tests are the tree when the check last failed: a digest of
+	// every file that is not a test file, and each test file's state.
+	Code  string            `json:"code,omitempty"`
+	Tests map[string]string `json:"tests,omitempty"`
+	// TestOnly, once set, are the test files whose change alone made the
+	// check pass.
+	TestOnly []string `json:"test_only,omitempty"`
+}
+
+// TreeSplit is a work tree seen as code and tests, for FollowFailing.
+type TreeSplit struct {
+	Code  string
+	Tests map[string]string
+}
+
+// maxTestFiles bounds the test files a session record keeps.
+const maxTestFiles = 2000
+
+// SplitTree splits a walked tree (its Digest taken) into a digest of the
+// files that are not test files and the states of the test files. The zero
+// TreeSplit when t is nil.
+func SplitTree(t *state.Tree) TreeSplit {
+	if t == nil {
+		return TreeSplit{}
+	}
+	states := t.PathStates()
+	paths := make([]string, 0, len(states))
+	for p := range states {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	h := sha256.New()
+	tests := map[string]string{}
+	for _, p := range paths {
+		if IsTestFile(p) {
+			if len(tests) < maxTestFiles {
+				tests[p] = digestOf(states[p])
+			}
+			continue
+		}
+		state.HashField(h, p)
+		state.HashField(h, states[p])
+	}
+	return TreeSplit{Code: hex.EncodeToString(h.Sum(nil)), Tests: tests}
+}
+
+func digestOf(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:12])
+}
+
+// IsTestFile reports whether a slash-separated path is a test file by the
+// conventions of the runners vbd knows: Go's _test.go, pytest's test_*.py,
+// *_test.py and conftest.py, JavaScript's *.test.* and *.spec.*, and
+// anything under a test, tests, __tests__, spec or testdata directory.
+func IsTestFile(p string) bool {
+	base := path.Base(p)
+	switch {
+	case strings.HasSuffix(base, "_test.go"),
+		strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"),
+		strings.Contains(base, ".test.") || strings.Contains(base, ".spec."):
+		return true
+	}
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		switch dir {
+		case "test", "tests", "__tests__", "spec", "testdata":
+			return true
+		}
+	}
+	return false
+}
+
+// FollowFailing brings the session's failing checks up to date with a
+// run, and says what the run shows of them: a test that failed and no
+// longer runs (skipped, gone, deselected, its check disabled or removed),
+// or one that passes after changes to test files only. A failed test is
+// followed until it is seen to pass; a runner that gives names is
+// compared by name, one that gives counts by count. tree is the work tree
+// the run verified (the zero TreeSplit when unknown).
+func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (next []FailingCheck, found []Finding) {
+	byName := make(map[string]*verdict.Outcome, len(now))
+	for i := range now {
+		byName[now[i].Check.Name] = &now[i]
+	}
+	seen := map[string]bool{}
+	for _, fc := range prev {
+		seen[fc.Check] = true
+		o, ok := byName[fc.Check]
+		if !ok {
+			found = append(found, failingGone(fc, "its check "+quoteName(fc.Check)+" is no longer planned"))
+			next = append(next, fc)
+			continue
+		}
+		switch o.Status {
+		case verdict.Fail:
+			next = append(next, failed(&fc, o, tree))
+		case verdict.Pass, verdict.Vacuous:
+			lost := stillLost(fc, o)
+			if len(lost) > 0 {
+				found = append(found, lost...)
+				next = append(next, fc)
+				continue
+			}
+			if fc.TestOnly == nil && tree.Code != "" && fc.Code == tree.Code {
+				fc.TestOnly = changedTests(fc.Tests, tree.Tests)
+			}
+			if len(fc.TestOnly) > 0 {
+				found = append(found, testOnly(fc))
+				next = append(next, fc)
+			}
+			// Seen passing after a change to the code: done with.
+		case verdict.Skipped:
+			if k := o.Check.Skipped.Kind; k == detect.SkipQuick || k == detect.SkipScope {
+				next = append(next, fc)
+				continue
+			}
+			found = append(found, failingGone(fc, "its check "+quoteName(fc.Check)+" is now "+o.Label()))
+			next = append(next, fc)
+		default:
+			// Not run to an end (budget, timeout, signal): its own status
+			// keeps the stop from verifying.
+			next = append(next, fc)
+		}
+	}
+	for i := range now {
+		o := &now[i]
+		if seen[o.Check.Name] || o.Status != verdict.Fail || o.Check.Kind != detect.KindTest {
+			continue
+		}
+		next = append(next, failed(&FailingCheck{Check: o.Check.Name}, o, tree))
+	}
+	return next, found
+}
+
+// failed is fc after a failing run of its check.
+func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
+	f := *fc
+	f.TestOnly, f.Code, f.Tests = nil, tree.Code, tree.Tests
+	if ev := o.Evidence; ev != nil {
+		for _, x := range ev.Failures {
+			if x.Name != "" && !slices.Contains(f.Names, x.Name) {
+				f.Names = append(f.Names, x.Name)
+			}
+		}
+		f.Ran = max(f.Ran, ev.Passed+ev.Failed)
+		f.Failed = ev.Failed
+		if ev.Runner != "" {
+			f.Runner = ev.Runner
+		}
+	}
+	return f
+}
+
+// stillLost are the findings for the failed tests of fc that a passing or
+// vacuous run o does not show passing.
+func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
+	var names []string
+	passed := 0
+	if ev := o.Evidence; ev != nil {
+		names, passed = ev.PassedNames, ev.Passed
+	}
+	if len(fc.Names) > 0 && len(names) > 0 && len(names) < maxNames {
+		var lost []LostTest
+		for _, n := range fc.Names {
+			if !passedIn(n, names) {
+				lost = append(lost, LostTest{Check: fc.Check, Name: n, Now: NowGone})
+			}
+		}
+		if len(lost) > 0 && o.LogPath != "" {
+			skipped := skippedIn(o.LogPath, lost)
+			for i := range lost {
+				if skipped[lost[i].Name] {
+					lost[i].Now = NowSkipped
+				}
+			}
+		}
+		found := make([]Finding, 0, len(lost))
+		for _, l := range lost {
+			now := "gone"
+			if l.Now == NowSkipped {
+				now = "now skipped"
+			}
+			found = append(found, Finding{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + l.Name + "\x00" + l.Now,
+				Text: ShortTestName(l.Name) + " failed earlier in this session and no longer runs (" + now + ")"})
+		}
+		return found
+	}
+	// A check with no counts (an opaque command) passing is its own
+	// evidence; one that proves nothing is not.
+	if o.Status == verdict.Pass && passed >= fc.Ran {
+		return nil
+	}
+	now := "fewer pass"
+	if ev := o.Evidence; ev != nil && ev.Skipped > 0 {
+		now = "now skipped"
+	}
+	who := "a test"
+	if fc.Failed > 1 {
+		who = strconv.Itoa(fc.Failed) + " tests"
+	}
+	if len(fc.Names) > 0 {
+		who = joinShort(fc.Names)
+	}
+	return []Finding{{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + strconv.Itoa(fc.Ran) + "\x00" + strconv.Itoa(passed),
+		Text: fmt.Sprintf("%s of %s failed earlier in this session and no longer runs (%s: %d ran then, %d pass now)", who, quoteName(fc.Check), now, fc.Ran, passed)}}
+}
+
+// passedIn reports whether the failed test n is among the passing names:
+// itself, a subtest of it, or, for a package's own failure, a test of the
+// package.
+func passedIn(n string, names []string) bool {
+	for _, p := range names {
+		if p == n || strings.HasPrefix(p, n+"/") || strings.HasPrefix(p, n+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func failingGone(fc FailingCheck, why string) Finding {
+	who := "a test of " + quoteName(fc.Check)
+	if len(fc.Names) > 0 {
+		who = joinShort(fc.Names)
+	}
+	return Finding{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00check\x00" + why,
+		Text: who + " failed earlier in this session and no longer runs (" + why + ")"}
+}
+
+func testOnly(fc FailingCheck) Finding {
+	who := "the failing tests of " + quoteName(fc.Check)
+	if len(fc.Names) > 0 {
+		who = joinShort(fc.Names)
+	}
+	return Finding{Kind: FindTestOnly, Key: "test-only\x00" + fc.Check + "\x00" + strings.Join(fc.TestOnly, "\x00"),
+		Text: fmt.Sprintf("%s failed earlier in this session and passes now after changes to test files only (%s)", who, listed(fc.TestOnly))}
+}
+
+// changedTests are the test files that differ between two looks, sorted.
+func changedTests(was, now map[string]string) []string {
+	var files []string
+	for p, s := range now {
+		if was[p] != s {
+			files = append(files, p)
+		}
+	}
+	for p := range was {
+		if _, ok := now[p]; !ok {
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
+	return files
+}
+
+func joinShort(names []string) string {
+	short := make([]string, 0, len(names))
+	for _, n := range names {
+		short = append(short, ShortTestName(n))
+	}
+	return listed(short)
+}
+
+func listed(items []string) string {
+	if len(items) > maxListed {
+		return strings.Join(items[:maxListed], ", ") + fmt.Sprintf(" and %d more", len(items)-maxListed)
+	}
+	return strings.Join(items, ", ")
+}
+
+func quoteName(s string) string { return "`" + s + "`" }
+
+// SessionPlan is what shapes a session's verification: the checks and
+// their commands, and .vbd.toml's disable, ratchet and [[check]] entries.
+type SessionPlan struct {
+	Checks  []PlanCheck `json:"checks"`
+	Disable []string    `json:"disable,omitempty"`
+	Ratchet string      `json:"ratchet,omitempty"`
+	// Configured are the names of .vbd.toml's [[check]] entries.
+	Configured []string `json:"configured,omitempty"`
+}
+
+// PlanCheck is one check of a SessionPlan.
+type PlanCheck struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Command string `json:"command"`
+	Dir     string `json:"dir,omitempty"`
+	// Runs is false for a check that was skipped; Skip says why.
+	Runs bool   `json:"runs"`
+	Skip string `json:"skip,omitempty"`
+}
+
+// PlanOf is the session plan of a configuration and a plan's checks.
+func PlanOf(cfg *detect.Config, checks []detect.Check) SessionPlan {
+	p := SessionPlan{Checks: make([]PlanCheck, 0, len(checks))}
+	for _, c := range checks {
+		p.Checks = append(p.Checks, PlanCheck{Name: c.Name, Kind: string(c.Kind), Command: c.Command(), Dir: c.Dir, Runs: c.Runs(), Skip: c.Skipped.String()})
+	}
+	if cfg != nil {
+		p.Disable, p.Ratchet = cfg.Disable, cfg.Ratchet
+		for _, c := range cfg.Checks {
+			p.Configured = append(p.Configured, c.Name)
+		}
+	}
+	return p
+}
+
+// RatchetMode is the plan's ratchet, block when unset (hook mode).
+func (p SessionPlan) RatchetMode() string {
+	if p.Ratchet == "" {
+		return detect.RatchetBlock
+	}
+	return p.Ratchet
+}
+
+// ComparePlan says where now verifies less than the session's plan: a
+// check that ran and is gone (removed or renamed) or skipped (disabled,
+// covered by a new check), a command changed (narrowed by a selection
+// flag, or replaced by a .vbd.toml [[check]]), the ratchet weakened.
+func ComparePlan(session, now SessionPlan) []Finding {
+	var found []Finding
+	add := func(text string) {
+		found = append(found, Finding{Kind: FindPlan, Key: "plan\x00" + text, Text: text})
+	}
+	cur := make(map[string]PlanCheck, len(now.Checks))
+	for _, c := range now.Checks {
+		cur[c.Name] = c
+	}
+	for _, sc := range session.Checks {
+		if !sc.Runs {
+			continue
+		}
+		nc, ok := cur[sc.Name]
+		switch {
+		case !ok:
+			add(fmt.Sprintf("the check %s (`%s`) of this session's plan is gone (removed or renamed)", quoteName(sc.Name), sc.Command))
+		case !nc.Runs && slices.Contains(now.Disable, sc.Name) && !slices.Contains(session.Disable, sc.Name):
+			add(fmt.Sprintf("%s: disable = [%q] added in this session", detect.ConfigFile, sc.Name))
+		case !nc.Runs:
+			add(fmt.Sprintf("the check %s ran at this session's start and is now skipped (%s)", quoteName(sc.Name), nc.Skip))
+		case sc.Kind == string(detect.KindTest) && nc.Kind != sc.Kind:
+			add(fmt.Sprintf("the check %s is no longer of kind test (now %s) in this session", quoteName(sc.Name), nc.Kind))
+		case nc.Command != sc.Command:
+			// A command changed otherwise (a [[check]]'s run edited) is
+			// judged by its run's evidence, as any check is.
+			if flags := narrowing(sc.Command, nc.Command); flags != "" {
+				add(fmt.Sprintf("the command of %s was narrowed by %s in this session (`%s`, now `%s`)", quoteName(sc.Name), flags, sc.Command, nc.Command))
+			} else if slices.Contains(now.Configured, sc.Name) && !slices.Contains(session.Configured, sc.Name) {
+				add(fmt.Sprintf("the check %s was replaced by a %s [[check]] in this session (`%s`, now `%s`)", quoteName(sc.Name), detect.ConfigFile, sc.Command, nc.Command))
+			}
+		}
+	}
+	if was, is := session.RatchetMode(), now.RatchetMode(); was != is && (is == detect.RatchetOff || was == detect.RatchetBlock) {
+		add(fmt.Sprintf("%s: ratchet = %q set in this session (was %q)", detect.ConfigFile, is, was))
+	}
+	return found
+}
+
+// selectionFlags are the flags that run a part of a suite.
+var selectionFlags = []string{"-run", "-skip", "-k", "-m", "--test-name-pattern", "--test-skip-pattern", "-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns", "--grep", "-g", "--deselect", "--ignore", "--exclude", "--only", "--bail", "-x", "--co", "--collect-only", "--lf", "--last-failed"}
+
+// narrowing names the selection flags in now's command line that the
+// session's did not have; "" when none.
+func narrowing(was, now string) string {
+	has := func(cmd string) map[string]bool {
+		m := map[string]bool{}
+		words, err := detect.SplitWords(cmd)
+		if err != nil {
+			words = strings.Fields(cmd)
+		}
+		for _, w := range words {
+			flag, _, _ := strings.Cut(w, "=")
+			if slices.Contains(selectionFlags, flag) {
+				m[flag] = true
+			}
+		}
+		return m
+	}
+	before, after := has(was), has(now)
+	var added []string
+	for _, f := range selectionFlags {
+		if after[f] && !before[f] {
+			added = append(added, f)
+		}
+	}
+	return strings.Join(added, " ")
+}
+
+// SessionPlanOf makes the plan of dir's work tree as a run would, without
+// running anything, for a session's start. tree, when set, is the walk
+// already made.
+func SessionPlanOf(ctx context.Context, root string, tree *state.Tree, quick bool) (SessionPlan, error) {
+	repo := state.Repo{Root: root}
+	if tree != nil {
+		repo = tree.Repo()
+	}
+	_, cfg, plan, err := loadPlan(ctx, repo, tree, quick)
+	if err != nil {
+		return SessionPlan{}, err
+	}
+	return PlanOf(cfg, plan.Checks), nil
+}
+
+// runnerNames are the test runners a project installs into an ignored
+// directory, where neither the fingerprint nor the tree guard sees them.
+var runnerNames = []string{"jest", "vitest", "mocha", "ava", "tap", "c8", "nyc", "playwright", "tsx", "ts-node", "karma", "uvu"}
+
+// RunnerHashes hashes the test runners the checks of a plan may resolve in
+// ignored directories: node_modules/.bin/<runner> in each check's dir and
+// at the root, and the .venv or venv interpreter and pytest. The map is
+// slash path (relative to root) → content hash of the file it resolves to.
+func RunnerHashes(root string, plan SessionPlan) map[string]string {
+	out := map[string]string{}
+	cand := map[string]bool{}
+	dirs := []string{"."}
+	for _, c := range plan.Checks {
+		if c.Runs && c.Dir != "" && !slices.Contains(dirs, c.Dir) {
+			dirs = append(dirs, c.Dir)
+		}
+	}
+	for _, d := range dirs {
+		for _, n := range runnerNames {
+			cand[path.Join(d, "node_modules/.bin", n)] = true
+		}
+		for _, v := range []string{".venv", "venv"} {
+			for _, n := range []string{"python", "python3", "pytest"} {
+				cand[path.Join(d, v, "bin", n)] = true
+			}
+		}
+	}
+	for _, c := range plan.Checks {
+		if !c.Runs {
+			continue
+		}
+		// A command that starts a runner by a relative path.
+		words, err := detect.SplitWords(c.Command)
+		if err == nil && len(words) > 0 && strings.Contains(words[0], "/") && !filepath.IsAbs(words[0]) {
+			cand[path.Join(c.Dir, words[0])] = true
+		}
+	}
+	for p := range cand {
+		if h := hashResolved(filepath.Join(root, filepath.FromSlash(p))); h != "" {
+			out[p] = h
+		}
+	}
+	return out
+}
+
+// maxRunnerSize bounds the runner file vbd hashes (an interpreter is a few MB).
+const maxRunnerSize = 64 << 20
+
+func hashResolved(p string) string {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, maxRunnerSize)); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// CompareRunners names the runners that changed, appeared or went away
+// since the session's start.
+func CompareRunners(session, now map[string]string) []Finding {
+	var found []Finding
+	paths := make([]string, 0, len(session)+len(now))
+	for p := range session {
+		paths = append(paths, p)
+	}
+	for p := range now {
+		if _, ok := session[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		was, is := session[p], now[p]
+		var what string
+		switch {
+		case was == is:
+			continue
+		case was == "":
+			what = "appeared in this session"
+		case is == "":
+			what = "was removed in this session"
+		default:
+			what = "changed in this session"
+		}
+		found = append(found, Finding{Kind: FindRunner, Key: "runner\x00" + p + "\x00" + is,
+			Text: fmt.Sprintf("the test runner %s %s (it is in an ignored directory, outside what vbd fingerprints)", p, what)})
+	}
+	return found
+}
+
+// PlanOfOutcomes is the session plan a run followed: its outcomes, in plan
+// order, skipped ones included (a reused run's outcomes carry their
+// status, not detection's skip).
+func PlanOfOutcomes(cfg *detect.Config, outcomes []verdict.Outcome) SessionPlan {
+	checks := make([]detect.Check, 0, len(outcomes))
+	for _, o := range outcomes {
+		checks = append(checks, o.Check)
+	}
+	p := PlanOf(cfg, checks)
+	for i, o := range outcomes {
+		p.Checks[i].Runs = o.Status != verdict.Skipped
+		if !p.Checks[i].Runs {
+			p.Checks[i].Skip = o.Detail
+		}
+	}
+	return p
+}
