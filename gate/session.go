@@ -256,9 +256,9 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 	if o.Status == verdict.Pass && passed >= fc.Ran {
 		return nil
 	}
-	now := "fewer pass"
+	skipped := ""
 	if ev := o.Evidence; ev != nil && ev.Skipped > 0 {
-		now = "now skipped"
+		skipped = fmt.Sprintf(", %d skipped", ev.Skipped)
 	}
 	who := "a test"
 	if fc.Failed > 1 {
@@ -267,8 +267,12 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 	if len(fc.Names) > 0 {
 		who = joinShort(fc.Names)
 	}
+	pass := "pass"
+	if passed == 1 {
+		pass = "passes"
+	}
 	return []Finding{{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + strconv.Itoa(fc.Ran) + "\x00" + strconv.Itoa(passed),
-		Text: fmt.Sprintf("%s of %s failed earlier in this session and no longer runs (%s: %d ran then, %d pass now)", who, quoteName(fc.Check), now, fc.Ran, passed)}}
+		Text: fmt.Sprintf("%s of %s failed earlier in this session and no longer runs (%d ran when it failed, %d %s now%s)", who, quoteName(fc.Check), fc.Ran, passed, pass, skipped)}}
 }
 
 // passedIn reports whether the failed test n is among the passing names:
