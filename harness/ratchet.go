@@ -137,6 +137,16 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 	return found, mode
 }
 
+// runnersChanged reports whether a test runner in an ignored directory
+// differs from the session's record: the tree alone cannot show it.
+func (g *gate) runnersChanged(root string, st Store) bool {
+	rec := st.ratchetRecord(g.in)
+	if rec.Plan == nil {
+		return false
+	}
+	return len(vbdgate.CompareRunners(rec.Runners, vbdgate.RunnerHashes(root, *rec.Plan))) > 0
+}
+
 // hasTestFailure reports whether a test check of run failed.
 func hasTestFailure(run *Run) bool {
 	for _, o := range run.Outcomes {
@@ -236,7 +246,7 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 var findingAdvice = map[vbdgate.FindingKind]string{
 	vbdgate.FindFailing:  "Make them run and pass, or tell the user plainly that you removed them and why.",
 	vbdgate.FindTestOnly: "Tell the user plainly that you changed the tests, not the code under test, and why: an assertion changed to match the bug, or an emptied test, passes without fixing anything.",
-	vbdgate.FindPlan:     "Restore it, or tell the user plainly what you changed in what vbd verifies, and why.",
+	vbdgate.FindPlan:     "Restore what was dropped, or tell the user plainly what you changed in what vbd verifies, and why.",
 	vbdgate.FindRunner:   "Restore it (reinstall the dependencies), or tell the user plainly what you changed and why.",
 }
 
