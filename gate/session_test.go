@@ -1,0 +1,259 @@
+package gate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/verdict"
+)
+
+func testOutcome(name string, st verdict.Status, ev *verdict.Evidence) verdict.Outcome {
+	return verdict.Outcome{Check: detect.Check{Name: name, Kind: detect.KindTest}, Status: st, Evidence: ev}
+}
+
+func TestFollowFailing(t *testing.T) {
+	red := TreeSplit{Code: "code-1", Tests: map[string]string{"add_test.go": "t1"}}
+	fixed := TreeSplit{Code: "code-2", Tests: red.Tests}
+	testsOnly := TreeSplit{Code: "code-1", Tests: map[string]string{"add_test.go": "t2"}}
+	goFail := FailingCheck{Check: "go test", Names: []string{"m.TestAdd"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests}
+	pyFail := FailingCheck{Check: "pytest", Names: []string{"t.py::test_add"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests}
+	opaque := FailingCheck{Check: "unit", Code: "code-1", Tests: red.Tests}
+	pkgFail := FailingCheck{Check: "go test", Names: []string{"m"}, Ran: 1, Failed: 1, Code: "code-1"}
+	skippedOutcome := testOutcome("go test", verdict.Skipped, nil)
+	skippedOutcome.Check.Skipped = detect.Skip{Kind: detect.SkipDisabled}
+	skippedOutcome.Detail = skippedOutcome.Check.Skipped.String()
+	quickOutcome := testOutcome("go test", verdict.Skipped, nil)
+	quickOutcome.Check.Skipped = detect.Skip{Kind: detect.SkipQuick}
+	cases := []struct {
+		name  string
+		prev  []FailingCheck
+		now   []verdict.Outcome
+		tree  TreeSplit
+		found []string // finding texts
+		kept  int      // checks still followed
+	}{
+		{name: "first failure recorded",
+			now:  []verdict.Outcome{testOutcome("go test", verdict.Fail, &verdict.Evidence{Passed: 1, Failed: 1, Failures: []verdict.Failure{{Name: "m.TestAdd"}}})},
+			tree: red, kept: 1},
+		{name: "a failing lint is not followed",
+			now:  []verdict.Outcome{{Check: detect.Check{Name: "vet", Kind: detect.KindVet}, Status: verdict.Fail}},
+			tree: red},
+		{name: "gone by name", prev: []FailingCheck{goFail},
+			now:   []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 1, PassedNames: []string{"m.TestSub"}})},
+			tree:  fixed,
+			found: []string{"TestAdd failed earlier in this session and no longer runs (gone)"}, kept: 1},
+		{name: "fixed in the code", prev: []FailingCheck{goFail},
+			now:  []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd", "m.TestSub"}})},
+			tree: fixed},
+		{name: "passes after test files only", prev: []FailingCheck{goFail},
+			now:   []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd", "m.TestSub"}})},
+			tree:  testsOnly,
+			found: []string{"TestAdd failed earlier in this session and passes now after changes to test files only (add_test.go)"}, kept: 1},
+		{name: "passes on the same tree (flaky): not test-only", prev: []FailingCheck{goFail},
+			now:  []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd/sub", "m.TestSub"}})},
+			tree: red},
+		{name: "counts fall short", prev: []FailingCheck{pyFail},
+			now:   []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 1, Skipped: 1})},
+			tree:  fixed,
+			found: []string{"t.py::test_add of `pytest` failed earlier in this session and no longer runs (2 ran when it failed, 1 passes now, 1 skipped)"}, kept: 1},
+		{name: "counts reached", prev: []FailingCheck{pyFail},
+			now:  []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 2})},
+			tree: fixed},
+		{name: "vacuous now", prev: []FailingCheck{pyFail},
+			now:   []verdict.Outcome{testOutcome("pytest", verdict.Vacuous, &verdict.Evidence{Skipped: 2})},
+			tree:  fixed,
+			found: []string{"t.py::test_add of `pytest` failed earlier in this session and no longer runs (2 ran when it failed, 0 pass now, 2 skipped)"}, kept: 1},
+		{name: "opaque check passes", prev: []FailingCheck{opaque},
+			now:  []verdict.Outcome{testOutcome("unit", verdict.Pass, nil)},
+			tree: fixed},
+		{name: "package failure, a test of it passes", prev: []FailingCheck{pkgFail},
+			now:  []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 1, PassedNames: []string{"m.TestAdd"}})},
+			tree: fixed},
+		{name: "check disabled", prev: []FailingCheck{goFail}, now: []verdict.Outcome{skippedOutcome}, tree: fixed,
+			found: []string{"TestAdd failed earlier in this session and no longer runs (its check `go test` is now skipped (disabled in .vbd.toml))"}, kept: 1},
+		{name: "quick: not compared", prev: []FailingCheck{goFail}, now: []verdict.Outcome{quickOutcome}, tree: fixed, kept: 1},
+		{name: "check no longer planned", prev: []FailingCheck{goFail}, tree: fixed,
+			found: []string{"TestAdd failed earlier in this session and no longer runs (its check `go test` is no longer planned)"}, kept: 1},
+		{name: "fails again: still followed", prev: []FailingCheck{goFail},
+			now:  []verdict.Outcome{testOutcome("go test", verdict.Fail, &verdict.Evidence{Passed: 1, Failed: 1, Failures: []verdict.Failure{{Name: "m.TestSub"}}})},
+			tree: fixed, kept: 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			next, found := FollowFailing(tc.prev, tc.now, tc.tree)
+			var texts []string
+			for _, f := range found {
+				texts = append(texts, f.Text)
+				if f.Key == "" {
+					t.Errorf("finding %q has no key", f.Text)
+				}
+			}
+			if !slices.Equal(texts, tc.found) {
+				t.Errorf("found %q, want %q", texts, tc.found)
+			}
+			if len(next) != tc.kept {
+				t.Errorf("%d checks followed, want %d: %+v", len(next), tc.kept, next)
+			}
+		})
+	}
+}
+
+func TestFollowFailingMergesNames(t *testing.T) {
+	prev := []FailingCheck{{Check: "go test", Names: []string{"m.TestAdd"}, Ran: 2, Failed: 1}}
+	now := []verdict.Outcome{testOutcome("go test", verdict.Fail, &verdict.Evidence{Passed: 2, Failed: 1, Failures: []verdict.Failure{{Name: "m.TestMul"}}})}
+	next, _ := FollowFailing(prev, now, TreeSplit{Code: "c"})
+	if len(next) != 1 || !slices.Equal(next[0].Names, []string{"m.TestAdd", "m.TestMul"}) || next[0].Ran != 3 || next[0].Code != "c" {
+		t.Fatalf("next = %+v", next)
+	}
+}
+
+func TestComparePlan(t *testing.T) {
+	goTest := PlanCheck{Name: "go test", Kind: "test", Command: "go test -json ./...", Runs: true}
+	unit := PlanCheck{Name: "unit", Kind: "test", Command: "fakecheck exit 1", Runs: true}
+	base := SessionPlan{Checks: []PlanCheck{goTest, unit}, Configured: []string{"unit"}}
+	with := func(f func(p *SessionPlan)) SessionPlan {
+		p := base
+		p.Checks = slices.Clone(base.Checks)
+		p.Configured = slices.Clone(base.Configured)
+		f(&p)
+		return p
+	}
+	cases := []struct {
+		name string
+		now  SessionPlan
+		want []string
+	}{
+		{name: "same", now: base},
+		{name: "a configured check's run edited", now: with(func(p *SessionPlan) { p.Checks[1].Command = "fakecheck exit 0" })},
+		{name: "disabled", now: with(func(p *SessionPlan) {
+			p.Checks[0].Runs, p.Checks[0].Skip, p.Disable = false, "disabled in .vbd.toml", []string{"go test"}
+		}), want: []string{`.vbd.toml: disable = ["go test"] added in this session`}},
+		{name: "covered by a new check", now: with(func(p *SessionPlan) {
+			p.Checks[0].Runs, p.Checks[0].Skip = false, "covered by make test"
+		}), want: []string{"the check `go test` ran at this session's start and is now skipped (covered by make test)"}},
+		{name: "removed", now: with(func(p *SessionPlan) { p.Checks = p.Checks[1:] }),
+			want: []string{"the check `go test` (`go test -json ./...`) of this session's plan is gone (removed or renamed)"}},
+		{name: "narrowed", now: with(func(p *SessionPlan) { p.Checks[1].Command = "fakecheck exit 1 -run=TestSub" }),
+			want: []string{"the command of `unit` was narrowed by -run in this session (`fakecheck exit 1`, now `fakecheck exit 1 -run=TestSub`)"}},
+		{name: "replaced by a [[check]]", now: with(func(p *SessionPlan) {
+			p.Checks[0].Command, p.Configured = "echo ok", append(p.Configured, "go test")
+		}), want: []string{"the check `go test` was replaced by a .vbd.toml [[check]] in this session (`go test -json ./...`, now `echo ok`)"}},
+		{name: "no longer a test", now: with(func(p *SessionPlan) { p.Checks[1].Kind = "lint" }),
+			want: []string{"the check `unit` is no longer of kind test (now lint) in this session"}},
+		{name: "ratchet off", now: with(func(p *SessionPlan) { p.Ratchet = detect.RatchetOff }),
+			want: []string{`.vbd.toml: ratchet = "off" set in this session (was "block")`}},
+		{name: "ratchet warn", now: with(func(p *SessionPlan) { p.Ratchet = detect.RatchetWarn }),
+			want: []string{`.vbd.toml: ratchet = "warn" set in this session (was "block")`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, f := range ComparePlan(base, tc.now) {
+				got = append(got, f.Text)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// A check skipped at the start is not compared.
+	start := SessionPlan{Checks: []PlanCheck{{Name: "go build", Runs: false}}}
+	if f := ComparePlan(start, SessionPlan{}); len(f) != 0 {
+		t.Errorf("a check that never ran: %+v", f)
+	}
+}
+
+func TestNarrowing(t *testing.T) {
+	for _, tc := range []struct{ was, now, want string }{
+		{"go test ./...", "go test -run TestSub ./...", "-run"},
+		{"go test -run TestA ./...", "go test -run TestB ./...", ""},
+		{"pytest", "pytest -k 'not add'", "-k"},
+		{"node --test", "node --test --test-name-pattern=sub", "--test-name-pattern"},
+		{"npx jest", "npx jest -t sub --testPathIgnorePatterns add", "-t --testPathIgnorePatterns"},
+	} {
+		if got := narrowing(tc.was, tc.now); got != tc.want {
+			t.Errorf("narrowing(%q, %q) = %q, want %q", tc.was, tc.now, got, tc.want)
+		}
+	}
+}
+
+func TestRunnerHashes(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, p string) {
+		t.Helper()
+		p = filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("web/node_modules/jest/bin/jest.js", "real jest")
+	link("../jest/bin/jest.js", "web/node_modules/.bin/jest")
+	write("py/interp", "real python")
+	link(filepath.Join(root, "py/interp"), ".venv/bin/python")
+	write("tools/run-tests", "a runner started by path")
+	plan := SessionPlan{Checks: []PlanCheck{
+		{Name: "npm test (web)", Dir: "web", Command: "npm run test", Runs: true},
+		{Name: "t", Dir: ".", Command: "tools/run-tests -v", Runs: true},
+	}}
+	start := RunnerHashes(root, plan)
+	keys := make([]string, 0, len(start))
+	for k := range start {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if want := []string{".venv/bin/python", "tools/run-tests", "web/node_modules/.bin/jest"}; !slices.Equal(keys, want) {
+		t.Fatalf("hashed %q, want %q", keys, want)
+	}
+	if f := CompareRunners(start, RunnerHashes(root, plan)); len(f) != 0 {
+		t.Fatalf("unchanged runners: %+v", f)
+	}
+	// The fake: the symlink's target rewritten, a python replaced by a
+	// script, a vitest that was not there.
+	write("web/node_modules/jest/bin/jest.js", "echo 'Tests: 2 passed, 2 total'")
+	if err := os.Remove(filepath.Join(root, ".venv/bin/python")); err != nil {
+		t.Fatal(err)
+	}
+	write(".venv/bin/python", "#!/bin/sh\necho 1 passed")
+	write("node_modules/.bin/vitest", "fake")
+	var got []string
+	for _, f := range CompareRunners(start, RunnerHashes(root, plan)) {
+		got = append(got, strings.TrimSuffix(f.Text, " (it is in an ignored directory, outside what vbd fingerprints)"))
+	}
+	want := []string{
+		"the test runner .venv/bin/python changed in this session",
+		"the test runner node_modules/.bin/vitest appeared in this session",
+		"the test runner web/node_modules/.bin/jest changed in this session",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestIsTestFile(t *testing.T) {
+	for p, want := range map[string]bool{
+		"add_test.go": true, "pkg/add.go": false, "test_calc.py": true, "calc_test.py": true, "conftest.py": true,
+		"calc.py": false, "src/a.test.js": true, "src/a.spec.ts": true, "src/a.js": false, "tests/helpers.py": true,
+		"web/__tests__/x.js": true, "testdata/in.txt": true, "Makefile": false, ".vbd.toml": false, "package.json": false,
+	} {
+		if got := IsTestFile(p); got != want {
+			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
