@@ -229,25 +229,25 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 		var lost []LostTest
 		for _, n := range fc.Names {
 			if !passedIn(n, names) {
-				lost = append(lost, LostTest{Check: fc.Check, Name: n, Now: NowGone})
+				lost = append(lost, LostTest{Check: fc.Check, Name: n, Now: nowGone})
 			}
 		}
 		if len(lost) > 0 && o.LogPath != "" {
 			skipped := skippedIn(o.LogPath, lost)
 			for i := range lost {
 				if skipped[lost[i].Name] {
-					lost[i].Now = NowSkipped
+					lost[i].Now = nowSkipped
 				}
 			}
 		}
 		found := make([]Finding, 0, len(lost))
 		for _, l := range lost {
 			now := "gone"
-			if l.Now == NowSkipped {
+			if l.Now == nowSkipped {
 				now = "now skipped"
 			}
 			found = append(found, Finding{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + l.Name + "\x00" + l.Now,
-				Text: ShortTestName(l.Name) + " failed earlier in this session and no longer runs (" + now + ")"})
+				Text: shortTestName(l.Name) + " failed earlier in this session and no longer runs (" + now + ")"})
 		}
 		return found
 	}
@@ -325,7 +325,7 @@ func changedTests(was, now map[string]string) []string {
 func joinShort(names []string) string {
 	short := make([]string, 0, len(names))
 	for _, n := range names {
-		short = append(short, ShortTestName(n))
+		short = append(short, shortTestName(n))
 	}
 	return listed(short)
 }
