@@ -68,6 +68,9 @@ type FailingCheck struct {
 	// every file that is not a test file, and each test file's state.
 	Code  string            `json:"code,omitempty"`
 	Tests map[string]string `json:"tests,omitempty"`
+	// Test is true for a check of kind test: only its pass after changes
+	// to test files alone is questioned.
+	Test bool `json:"test,omitempty"`
 	// TestOnly, once set, are the test files whose change alone made the
 	// check pass.
 	TestOnly []string `json:"test_only,omitempty"`
@@ -167,7 +170,7 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 				next = append(next, fc)
 				continue
 			}
-			if fc.TestOnly == nil && tree.Code != "" && fc.Code == tree.Code {
+			if fc.TestOnly == nil && fc.Test && tree.Code != "" && fc.Code == tree.Code {
 				fc.TestOnly = changedTests(fc.Tests, tree.Tests)
 			}
 			if len(fc.TestOnly) > 0 {
@@ -190,7 +193,7 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 	}
 	for i := range now {
 		o := &now[i]
-		if seen[o.Check.Name] || o.Status != verdict.Fail || o.Check.Kind != detect.KindTest {
+		if seen[o.Check.Name] || o.Status != verdict.Fail || !followed(o.Check) {
 			continue
 		}
 		next = append(next, failed(&FailingCheck{Check: o.Check.Name}, o, tree))
@@ -198,10 +201,17 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 	return next, found
 }
 
+// followed reports whether a failing check is followed: a test check, or
+// pre-commit and prek, whose hooks are counted (a failing hook moved to the
+// manual stage, or removed, is a hook that no longer runs).
+func followed(c detect.Check) bool {
+	return c.Kind == detect.KindTest || c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerPrek
+}
+
 // failed is fc after a failing run of its check.
 func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 	f := *fc
-	f.TestOnly, f.Code, f.Tests = nil, tree.Code, tree.Tests
+	f.TestOnly, f.Code, f.Tests, f.Test = nil, tree.Code, tree.Tests, o.Check.Kind == detect.KindTest
 	if ev := o.Evidence; ev != nil {
 		for _, x := range ev.Failures {
 			if x.Name != "" && !slices.Contains(f.Names, x.Name) {

@@ -19,7 +19,9 @@ func TestFollowFailing(t *testing.T) {
 	red := TreeSplit{Code: "code-1", Tests: map[string]string{"add_test.go": "t1"}}
 	fixed := TreeSplit{Code: "code-2", Tests: red.Tests}
 	testsOnly := TreeSplit{Code: "code-1", Tests: map[string]string{"add_test.go": "t2"}}
-	goFail := FailingCheck{Check: "go test", Names: []string{"m.TestAdd"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests}
+	goFail := FailingCheck{Check: "go test", Names: []string{"m.TestAdd"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests, Test: true}
+	lintFail := goFail
+	lintFail.Check, lintFail.Test = "pre-commit", false
 	pyFail := FailingCheck{Check: "pytest", Names: []string{"t.py::test_add"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests}
 	opaque := FailingCheck{Check: "unit", Code: "code-1", Tests: red.Tests}
 	pkgFail := FailingCheck{Check: "go test", Names: []string{"m"}, Ran: 1, Failed: 1, Code: "code-1"}
@@ -53,6 +55,12 @@ func TestFollowFailing(t *testing.T) {
 			now:   []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd", "m.TestSub"}})},
 			tree:  testsOnly,
 			found: []string{"TestAdd failed earlier in this session and passes now after changes to test files only (add_test.go)"}, kept: 1},
+		{name: "a hook fixed in a test file is no question", prev: []FailingCheck{lintFail},
+			now:  []verdict.Outcome{{Check: detect.Check{Name: "pre-commit", Kind: detect.KindLint, Runner: detect.RunnerPreCommit}, Status: verdict.Pass, Evidence: &verdict.Evidence{Passed: 2}}},
+			tree: testsOnly},
+		{name: "a failing pre-commit is followed",
+			now:  []verdict.Outcome{{Check: detect.Check{Name: "pre-commit", Kind: detect.KindLint, Runner: detect.RunnerPreCommit}, Status: verdict.Fail, Evidence: &verdict.Evidence{Passed: 1, Failed: 1}}},
+			tree: red, kept: 1},
 		{name: "passes on the same tree (flaky): not test-only", prev: []FailingCheck{goFail},
 			now:  []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd/sub", "m.TestSub"}})},
 			tree: red},
