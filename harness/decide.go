@@ -43,7 +43,7 @@ func (g *gate) work(ctx context.Context) outcome {
 	if locErr == nil && !ev.Task && sessionOK(in) {
 		if base, ok := st.Baseline(in); ok {
 			tree, err := g.fingerprint(ctx, root)
-			if err == nil && tree == base && !g.runnersChanged(root, st) {
+			if err == nil && tree == base && !g.movedOutsideTree(root, st) {
 				// A question-and-answer turn on a tree that was already red
 				// is not blocked; a turn that says the work is done is
 				// verified (a receipt for this tree is reused).

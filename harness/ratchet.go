@@ -2,8 +2,11 @@ package harness
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -93,7 +96,7 @@ func (g *gate) sessionStart(ctx context.Context, root string, st Store) {
 	}
 	rec := st.ratchetRecord(g.in)
 	rec.Plan, rec.PlanFrom = &plan, planFromStart
-	rec.Runners = vbdgate.RunnerHashes(root, plan)
+	rec.Runners, rec.Config = vbdgate.RunnerHashes(root, plan), configDigest(root)
 	if err := st.setRatchetRecord(g.in, rec); err != nil {
 		g.note("no session plan recorded: %v", err)
 	}
@@ -125,7 +128,7 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 	mode := now.RatchetMode()
 	if rec.Plan == nil {
 		rec.Plan, rec.PlanFrom = &now, planFromStop
-		rec.Runners = vbdgate.RunnerHashes(root, now)
+		rec.Runners, rec.Config = vbdgate.RunnerHashes(root, now), configDigest(root)
 	} else {
 		mode = rec.Plan.RatchetMode()
 		found = append(found, vbdgate.ComparePlan(*rec.Plan, now)...)
@@ -137,14 +140,26 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 	return found, mode
 }
 
-// runnersChanged reports whether a test runner in an ignored directory
-// differs from the session's record: the tree alone cannot show it.
-func (g *gate) runnersChanged(root string, st Store) bool {
+// movedOutsideTree reports whether what shapes the verification changed
+// where the tree's fingerprint does not look: a test runner in an ignored
+// directory, or a .vbd.toml hidden by .git/info/exclude (detect reads it
+// all the same). A stop on the session's tree is then verified.
+func (g *gate) movedOutsideTree(root string, st Store) bool {
 	rec := st.ratchetRecord(g.in)
 	if rec.Plan == nil {
 		return false
 	}
-	return len(vbdgate.CompareRunners(rec.Runners, vbdgate.RunnerHashes(root, *rec.Plan))) > 0
+	return rec.Config != configDigest(root) || len(vbdgate.CompareRunners(rec.Runners, vbdgate.RunnerHashes(root, *rec.Plan))) > 0
+}
+
+// configDigest is a digest of root's .vbd.toml; "" when there is none.
+func configDigest(root string) string {
+	data, err := os.ReadFile(filepath.Join(root, detect.ConfigFile))
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16])
 }
 
 // hasTestFailure reports whether a test check of run failed.
@@ -278,6 +293,8 @@ type ratchetRecord struct {
 	Plan     *vbdgate.SessionPlan `json:"plan,omitempty"`
 	PlanFrom string               `json:"plan_from,omitempty"`
 	Runners  map[string]string    `json:"runners,omitempty"`
+	// Config is a digest of .vbd.toml as the plan was taken (configDigest).
+	Config string `json:"config,omitempty"`
 }
 
 func (s Store) ratchetRecord(in Input) ratchetRecord {
