@@ -185,9 +185,9 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 			}
 			found = append(found, failingGone(fc, "its check "+quoteName(fc.Check)+" is now "+o.Label()))
 			next = append(next, fc)
-		default:
-			// Not run to an end (budget, timeout, signal): its own status
-			// keeps the stop from verifying.
+		case verdict.Timeout, verdict.Error, verdict.NotRun, verdict.Interrupted, verdict.Setup:
+			// Not run to an end (budget, timeout, signal, setup): its own
+			// status keeps the stop from verifying.
 			next = append(next, fc)
 		}
 	}
