@@ -297,15 +297,26 @@ type ratchetRecord struct {
 	Config string `json:"config,omitempty"`
 }
 
+// ratchetPath is where the session's ratchet record lives: beside its entry
+// in the index of sessions, outside the repository and its git dir, so that
+// deleting it there does not forget the tests the session saw fail or its
+// plan; in the state dir only when there is no user state dir.
+func (s Store) ratchetPath(in Input) string {
+	if p, err := s.indexPath(in); err == nil {
+		return strings.TrimSuffix(p, ".json") + ".ratchet.json"
+	}
+	return s.path("ratchet", sessionKey(in))
+}
+
 func (s Store) ratchetRecord(in Input) ratchetRecord {
 	var r ratchetRecord
-	_ = s.read(s.path("ratchet", sessionKey(in)), &r)
+	_ = s.read(s.ratchetPath(in), &r)
 	return r
 }
 
 func (s Store) setRatchetRecord(in Input, r ratchetRecord) error {
 	r.Harness, r.Session = string(in.Harness), in.Session
-	return s.write(s.path("ratchet", sessionKey(in)), r)
+	return s.write(s.ratchetPath(in), r)
 }
 
 // RatchetTold returns the keys of the findings the session's agent was
