@@ -193,7 +193,7 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 	}
 	for i := range now {
 		o := &now[i]
-		if seen[o.Check.Name] || o.Status != verdict.Fail || !followed(o.Check) {
+		if seen[o.Check.Name] || o.Status != verdict.Fail || !Followed(o.Check) {
 			continue
 		}
 		next = append(next, failed(&FailingCheck{Check: o.Check.Name}, o, tree))
@@ -201,10 +201,10 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 	return next, found
 }
 
-// followed reports whether a failing check is followed: a test check, or
+// Followed reports whether a failing check is followed: a test check, or
 // pre-commit and prek, whose hooks are counted (a failing hook moved to the
 // manual stage, or removed, is a hook that no longer runs).
-func followed(c detect.Check) bool {
+func Followed(c detect.Check) bool {
 	return c.Kind == detect.KindTest || c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerPrek
 }
 

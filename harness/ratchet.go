@@ -162,10 +162,10 @@ func configDigest(root string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// hasTestFailure reports whether a test check of run failed.
+// hasTestFailure reports whether a check the session follows failed in run.
 func hasTestFailure(run *Run) bool {
 	for _, o := range run.Outcomes {
-		if o.Status == verdict.Fail && o.Check.Kind == detect.KindTest {
+		if o.Status == verdict.Fail && vbdgate.Followed(o.Check) {
 			return true
 		}
 	}
