@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"sort"
 	"strings"
 )
@@ -43,7 +44,7 @@ func EnvPolicy() []EnvRule {
 	rules := []EnvRule{
 		{Name: "CI", Action: "set", Value: "true", Why: "stops watch modes, prompts and jest's snapshot writes"},
 		{Name: markerVar, Action: "set", Value: "<vbd pid>.<start>.<run>.<check>", Why: "marks a check's processes, so that vbd finds and stops those that leave its process group, even after a crash (Linux)"},
-		{Name: "GOFLAGS", Action: "filtered", Why: "keeps build flags (-mod, -tags, -race…), drops -run, -skip, -count and the like, which could hide tests"},
+		{Name: "GOFLAGS", Action: "filtered", Why: "keeps build flags (-mod, -tags, -race…), drops -run, -skip, -count and the like, which could hide tests; the same for GOFLAGS in the go env file (go env -w), which vbd then overrides with what it keeps"},
 		{Name: "FORCE_COLOR", Action: "cleared", Why: "forced colour can break the lines evidence is read from"},
 		{Name: "CLICOLOR_FORCE", Action: "cleared", Why: "forced colour can break the lines evidence is read from"},
 	}
@@ -104,13 +105,29 @@ func Environ(base, extra []string) (env, cleared []string) {
 		}
 		set(k, v)
 	}
+	if _, ok := vars["GOFLAGS"]; !ok && !hasGoFlags(base) {
+		// No GOFLAGS in the environment: go reads the go env file's
+		// (`go env -w GOFLAGS=…`), which the agent can write as easily.
+		if file, v := goEnvFlags(base); v != "" {
+			kept, dropped := filterGoFlags(v)
+			if dropped != "" {
+				cleared = append(cleared, "GOFLAGS="+dropped+" (from "+file+")")
+				// A non-empty GOFLAGS in the environment overrides the
+				// file's; a blank one means no flags (go splits it into
+				// none) where an empty one would let go read the file.
+				set("GOFLAGS", cmp.Or(kept, " "))
+			} else {
+				set("GOFLAGS", kept)
+			}
+		}
+	}
 	set("CI", "true")
 	for _, kv := range extra {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
 			continue
 		}
-		if old := vars[k]; k == "GOFLAGS" && old != "" {
+		if old := strings.TrimSpace(vars[k]); k == "GOFLAGS" && old != "" {
 			v = old + " " + v // keep the user's safe flags (-mod, -tags) beside vbd's -v
 		}
 		set(k, v)
