@@ -350,6 +350,11 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	}
 	if req.Caller.Kind == CallerHook || req.Caller.Kind == CallerMCP {
 		escapedFail(judged, results)
+		for _, o := range judged {
+			if o != nil {
+				o.RequireCount()
+			}
+		}
 	}
 	v.Outcomes = Merge(v.Plan, scoped, judged, results)
 	// The state dir is pruned (old runs' logs, to max_state_size) once per

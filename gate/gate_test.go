@@ -455,3 +455,42 @@ func TestVerifyGoesOnFromTheCallersWalk(t *testing.T) {
 		t.Errorf("from the given walk: stamp %+v, reused %+v; want the own walk's fingerprint %s, reused", given.Stamp, given.Reused, own.Stamp.Fingerprint)
 	}
 }
+
+// A test check that exits 0 with no count of tests run passes in the CLI
+// ("passed (no test count)") and is vacuous in hook mode, where the agent
+// could have turned the test command into `exit 0`.
+func TestVerifyHookNeedsATestCount(t *testing.T) {
+	const toml = `
+[[check]]
+name = "lint"
+kind = "lint"
+run = "true"
+
+[[check]]
+name = "unit"
+kind = "test"
+run = "true"
+`
+	for _, tc := range []struct {
+		caller string
+		want   []row
+		code   int
+	}{
+		{CallerCLI, []row{{"lint", verdict.Pass, ""}, {"unit", verdict.Pass, verdict.ReasonNoCount}}, exitcode.Verified},
+		{CallerHook, []row{{"lint", verdict.Pass, ""}, {"unit", verdict.Vacuous, verdict.ReasonNoCount}}, exitcode.NothingVerified},
+	} {
+		t.Run(tc.caller, func(t *testing.T) {
+			fr := &fakeRunner{runs: map[string]fakeRun{"lint": {}, "unit": {ev: &verdict.Evidence{}}}}
+			v, err := Verify(context.Background(), Request{Dir: repo(t, toml), NoCache: true, Runner: fr, Caller: receipt.Caller{Kind: tc.caller}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := rows(v.Outcomes); !slices.Equal(got, tc.want) {
+				t.Errorf("rows %v, want %v", got, tc.want)
+			}
+			if v.Verdict.Code != tc.code {
+				t.Errorf("code %d (%s), want %d", v.Verdict.Code, v.Verdict.Summary, tc.code)
+			}
+		})
+	}
+}

@@ -44,7 +44,7 @@ func EnvPolicy() []EnvRule {
 	rules := []EnvRule{
 		{Name: "CI", Action: "set", Value: "true", Why: "stops watch modes, prompts and jest's snapshot writes"},
 		{Name: markerVar, Action: "set", Value: "<vbd pid>.<start>.<run>.<check>", Why: "marks a check's processes, so that vbd finds and stops those that leave its process group, even after a crash (Linux)"},
-		{Name: "GOFLAGS", Action: "filtered", Why: "keeps build flags (-mod, -tags, -race…), drops -run, -skip, -count and the like, which could hide tests; the same for GOFLAGS in the go env file (go env -w), which vbd then overrides with what it keeps"},
+		{Name: "GOFLAGS", Action: "filtered", Why: "keeps build flags (-mod, -tags, -race…), drops -run, -skip, -count and the like, which could hide tests; the same for the go env file's (go env -w), overridden with what is kept"},
 		{Name: "FORCE_COLOR", Action: "cleared", Why: "forced colour can break the lines evidence is read from"},
 		{Name: "CLICOLOR_FORCE", Action: "cleared", Why: "forced colour can break the lines evidence is read from"},
 	}

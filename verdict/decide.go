@@ -118,7 +118,7 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 				budgetCut = true
 			case ReasonCheckLimit:
 				limitHit = true
-			case ReasonCoveredBy, ReasonScope, ReasonFailFast, ReasonSetup, ReasonWriter, ReasonEscaped, ReasonInterrupted:
+			case ReasonCoveredBy, ReasonScope, ReasonFailFast, ReasonSetup, ReasonWriter, ReasonEscaped, ReasonInterrupted, ReasonNoCount, ReasonForged:
 				// The failure speaks for itself: no summary flag.
 			}
 		case o.Status == NotRun:

@@ -115,7 +115,29 @@ const (
 	ReasonEscaped Reason = "escaped-process"
 	// ReasonInterrupted: vbd was stopped before the check finished.
 	ReasonInterrupted Reason = "interrupted"
+	// ReasonNoCount: a test check passed on its exit code alone, its
+	// output giving no count of tests run ("passed (no test count)"); in
+	// hook mode that is vacuous (RequireCount).
+	ReasonNoCount Reason = "no-count"
+	// ReasonForged: the check's output is not evidence, because the code
+	// it runs prints a runner's results itself (Check.Forged): a TestMain
+	// that never calls m.Run, a script that echoes a summary.
+	ReasonForged Reason = "forged"
 )
+
+// NoCountDetail is a vacuous row's detail in hook mode for a test check
+// that exited 0 without a count of tests run.
+const NoCountDetail = "exit 0 with no count of tests run: in an agent's hook, an exit code is no evidence"
+
+// RequireCount is hook mode's rule: a test check that passed on its exit
+// code alone is vacuous, since the agent can turn any test command into
+// `exit 0` (a script changed to `echo ok`, a [[check]] running `true`,
+// pytest's --co in addopts).
+func (o *Outcome) RequireCount() {
+	if o.Status == Pass && o.Reason == ReasonNoCount {
+		o.Status, o.Detail = Vacuous, NoCountDetail
+	}
+}
 
 // Outcome is one check of the plan with what happened to it. The receipt
 // package owns its wire form.
@@ -335,7 +357,7 @@ func judge(c detect.Check, r runner.Result) Outcome {
 	case ev.Counted && c.Kind == detect.KindTest:
 		o.Status, o.Detail = Vacuous, zeroDetail(ev)
 	case c.Kind == detect.KindTest:
-		o.Status, o.Detail = Pass, "no test count"
+		o.Status, o.Detail, o.Reason = Pass, "no test count", ReasonNoCount
 	default:
 		// A lint, vet or build passes on exit 0; a count of zero tests
 		// inside its output is not worth showing as "0 passed".

@@ -250,8 +250,9 @@ func setupScriptEnv(env *testscript.Env, goenv [][2]string) error {
 	env.Setenv("XDG_STATE_HOME", filepath.Join(home, ".local", "state"))
 	env.Setenv("NO_COLOR", "1")
 	env.Setenv("GOFLAGS", "")
-	// Go fixtures build with -trimpath, set in go's own config file (which
-	// vbd does not read, so what vbd does and shows is unchanged): without
+	// Go fixtures build with -trimpath, set in go's own config file (vbd
+	// reads its GOFLAGS and keeps -trimpath, a build flag, so what vbd
+	// does and shows is unchanged): without
 	// it a fixture's directory is part of every build's cache key, and
 	// every script's copy of the same module compiled, linked and ran its
 	// tests again. With it, a passing package's identical tests are
@@ -490,10 +491,11 @@ func cmdElapsedLess(ts *testscript.TestScript, neg bool, args []string) {
 //	fakecheck ignore-term PIDFILE   write its pid, ignore SIGTERM, sleep forever
 //	fakecheck mark FILE         write the current time in ns to FILE
 //	fakecheck spam LINES        print LINES lines
+//	fakecheck pass N            print a TAP stream of N passing tests, exit 0
 func fakecheckMain() {
 	args := os.Args[1:]
 	if len(args) < 1 {
-		fmt.Fprintln(os.Stderr, "usage: fakecheck exit|sleep|ignore-term|mark|spam ...")
+		fmt.Fprintln(os.Stderr, "usage: fakecheck exit|sleep|ignore-term|mark|spam|pass ...")
 		os.Exit(2)
 	}
 	switch args[0] {
@@ -516,6 +518,15 @@ func fakecheckMain() {
 		if err := os.WriteFile(args[1], []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o644); err != nil {
 			os.Exit(3)
 		}
+	case "pass":
+		// A count of tests run: in hook mode a test check's exit 0
+		// alone is no evidence.
+		n, _ := strconv.Atoi(args[1])
+		fmt.Println("TAP version 13")
+		for i := range n {
+			fmt.Printf("ok %d - fake test %d\n", i+1, i+1)
+		}
+		fmt.Printf("1..%d\n# tests %d\n# pass %d\n", n, n, n)
 	case "spam":
 		n, _ := strconv.Atoi(args[1])
 		w := bufio.NewWriter(os.Stdout)
