@@ -117,6 +117,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.cover()
 	d.coverWorkspaces()
 	d.uncover()
+	d.markForgedScope()
 	d.uniqueNames()
 
 	plan := Plan{Quick: opts.Quick, Checks: make([]Check, 0, len(d.entries)), Warnings: d.warnings}
@@ -230,6 +231,7 @@ func (d *detector) configure() {
 			Source:  fmt.Sprintf("%s:%d", ConfigFile, cc.Line),
 			Reason:  "defined in " + ConfigFile,
 			Runner:  RunnerOpaque,
+			Prints:  printsOf(nil, cc.Run),
 		}, refs: scanRecipe(d.scans, cc.Run, dir, func(string) {})})
 		byName[cc.Name] = out[len(out)-1] // names in .vbd.toml are unique
 	}

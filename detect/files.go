@@ -96,6 +96,8 @@ type tree struct {
 	// goFiles counts .go files per directory the go command would build,
 	// and testFiles the _test.go files among them.
 	goFiles, testFiles map[string]int
+	// testPaths are those _test.go files, read for a forged TestMain.
+	testPaths []string
 	// cut lists directories (walk) or marker files (Files) beyond maxDepth.
 	cut []string
 	// warnings are unreadable directories.
@@ -146,6 +148,7 @@ func (t *tree) add(p string) {
 		t.goFiles[dir]++
 		if strings.HasSuffix(base, "_test.go") {
 			t.testFiles[dir]++
+			t.testPaths = append(t.testPaths, p)
 		}
 	}
 	if !isMarker || !markerVisible(dir) {

@@ -115,7 +115,9 @@ func (mf *makefile) guard(c *Check, target string) {
 			continue
 		}
 		for _, line := range r.recipe {
-			st := traitsOf(recipeCommands(line))
+			cmds := recipeCommands(line)
+			c.Prints = appendPrints(c.Prints, cmds)
+			st := traitsOf(cmds)
 			t.writer = firstOf(t.writer, st.writer)
 			t.watcher = firstOf(t.watcher, st.watcher)
 			t.install = t.install || st.install

@@ -119,6 +119,51 @@ func isPlaceholderTest(script string) bool {
 	return strings.Contains(script, "no test specified") && strings.Contains(script, "exit 1")
 }
 
+// npmRunCmds returns the simple commands `npm run name` runs: pre<name>,
+// the script and post<name>, each `npm run x` among them replaced, one
+// level deep, by x's own commands. ok is false when a body does not parse.
+func npmRunCmds(scripts map[string]string, name string) (cmds [][]string, ok bool) {
+	for _, n := range []string{"pre" + name, name, "post" + name} {
+		body, present := scripts[n]
+		if !present {
+			continue
+		}
+		own, err := Commands(body)
+		if err != nil {
+			return nil, false
+		}
+		for _, words := range own {
+			sub := runsScript(words)
+			if sub == "" || sub == n {
+				cmds = append(cmds, words)
+				continue
+			}
+			subBody, present := scripts[sub]
+			if !present {
+				cmds = append(cmds, words) // npm fails: Missing script
+				continue
+			}
+			subCmds, err := Commands(subBody)
+			if err != nil {
+				return nil, false
+			}
+			cmds = append(cmds, subCmds...)
+		}
+	}
+	return cmds, true
+}
+
+// npmPrintOnly is why `npm run name` verifies nothing when every command
+// it runs only prints or does nothing (make's rule for recipes, on the
+// script, its pre and post scripts and the scripts they run), or "".
+func npmPrintOnly(scripts map[string]string, name string) string {
+	cmds, ok := npmRunCmds(scripts, name)
+	if !ok || len(cmds) == 0 || !printOnlyCmds(cmds) {
+		return ""
+	}
+	return "the script only prints or does nothing (echo, printf, true, :, exit 0): it verifies nothing"
+}
+
 // detectNPM adds each package.json's scripts.
 func (d *detector) detectNPM() {
 	for _, dir := range d.tree.dirsWith("package.json") {

@@ -73,6 +73,17 @@ type Check struct {
 	// Vacuous, when set, is known without running: the check can prove
 	// nothing ("npm-init placeholder script"). It is shown, not run.
 	Vacuous string `json:"vacuous,omitempty"`
+	// Forged, when set, says the code under test prints the runner's
+	// results itself ("TestMain in x_test.go never calls m.Run…"): an exit
+	// 0 of the check is vacuous, its output no evidence (forged.go).
+	Forged string `json:"forged,omitempty"`
+	// Prints is the text the check's own commands print (echo, printf in
+	// its script or recipe), one line each: output shaped like a runner's
+	// summary that the script itself prints is not evidence.
+	Prints []string `json:"-"`
+	// goTestFiles are the Go test files whose package the check's go test
+	// runs, read by Plan.MarkForged.
+	goTestFiles []string
 	// Runner selects how the output is read for evidence.
 	Runner Runner `json:"runner"`
 	// Env holds extra KEY=VALUE pairs for this check only.

@@ -13,19 +13,26 @@ import (
 func printOnly(recipe []string) bool {
 	for _, line := range recipe {
 		cmds := recipeCommands(line)
-		if cmds == nil {
+		if cmds == nil || !printOnlyCmds(cmds) {
 			return false
 		}
-		for _, words := range cmds {
-			switch words[0] {
-			case "echo", "printf", "true", ":":
-			case "exit":
-				if len(words) != 2 || words[1] != "0" {
-					return false
-				}
-			default:
+	}
+	return true
+}
+
+// printOnlyCmds reports whether every simple command is a no-op or a
+// print: echo, printf, true, :, exit 0. The one rule for make's recipes,
+// just and Task bodies and npm scripts.
+func printOnlyCmds(cmds [][]string) bool {
+	for _, words := range cmds {
+		switch words[0] {
+		case "echo", "printf", "true", ":":
+		case "exit":
+			if len(words) != 2 || words[1] != "0" {
 				return false
 			}
+		default:
+			return false
 		}
 	}
 	return true

@@ -95,6 +95,7 @@ func (d *detector) scriptCheck(root, rel string, kind Kind, quick bool) (scriptE
 	text := string(data)
 	e := scriptEntry{check: c}
 	if cmds, err := Commands(text); err == nil {
+		e.check.Prints = appendPrints(nil, cmds)
 		t := traitsOf(cmds)
 		switch {
 		case t.writer != "":

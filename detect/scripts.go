@@ -211,12 +211,17 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		test.Reason = fmt.Sprintf("package.json has no scripts.test; %s run test would fail with Missing script", pm)
 	case isPlaceholderTest(body):
 		test.Vacuous = "npm-init placeholder script"
+	case npmPrintOnly(pj.scripts, "test") != "":
+		test.Vacuous = npmPrintOnly(pj.scripts, "test")
 	case info["test"].traits.writer != "":
 		test.Skipped = Skip{Kind: SkipWriter, Detail: info["test"].traits.writer}
 	case info["test"].traits.watcher != "":
 		test.Skipped = Skip{Kind: SkipWatcher, Detail: info["test"].traits.watcher + "; make the script run once (e.g. `vitest run`, `jest` without --watch)"}
 	case info["test"].traits.once != "":
 		test.Reason += "; " + info["test"].traits.once + " would watch on a terminal: vbd sets CI=true, so it runs once"
+	}
+	if cmds, ok := npmRunCmds(pj.scripts, "test"); ok {
+		test.Prints = appendPrints(nil, cmds)
 	}
 	chosen["test"] = true
 	d.add(ecoNPM, test)

@@ -85,7 +85,9 @@ func (d *detector) addRunnerFile(eco ecoID, f *runnerFile, installed bool, insta
 		for _, rr := range reached {
 			for _, line := range rr.body {
 				lines = append(lines, line)
-				st := traitsOf(recipeCommands(line))
+				cmds := recipeCommands(line)
+				c.Prints = appendPrints(c.Prints, cmds)
+				st := traitsOf(cmds)
 				t.writer = firstOf(t.writer, st.writer)
 				t.watcher = firstOf(t.watcher, st.watcher)
 				t.install = t.install || st.install

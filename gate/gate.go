@@ -307,6 +307,9 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 		maxSize = v.Config.MaxStateSize
 	}
 
+	// Read only now that the checks will run (not on a reused run): a
+	// TestMain that never calls m.Run forges go test's output.
+	v.Plan.MarkForged(os.DirFS(v.Repo.Root))
 	runnable := v.Plan.Runnable()
 	if jobs <= 0 {
 		jobs = runner.DefaultJobs(len(runnable))

@@ -350,6 +350,12 @@ func judge(c detect.Check, r runner.Result) Outcome {
 		// A wrapper ignored its runner's status (`|| true`, `-cmd` in make);
 		// the runner still printed its failures.
 		o.Status, o.Detail = Fail, fmt.Sprintf("%d failed (exit 0)", ev.Failed)
+	case c.Kind == detect.KindTest && c.Forged != "":
+		// The code under test printed the results (a TestMain that never
+		// calls m.Run): whatever the runner reported is not evidence.
+		o.Status, o.Detail, o.Reason = Vacuous, c.Forged, ReasonForged
+	case c.Kind == detect.KindTest && forgedSummary(c.Prints) != "":
+		o.Status, o.Detail, o.Reason = Vacuous, forgedSummary(c.Prints), ReasonForged
 	case ev.Vacuous != "":
 		o.Status, o.Detail = Vacuous, ev.Vacuous
 	case ev.Counted && ev.Passed > 0:
