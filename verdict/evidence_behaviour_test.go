@@ -56,6 +56,14 @@ func TestTextScannerCases(t *testing.T) {
 		// "ok" without -v may hide tests that ran: not vacuous, not counted.
 		{"go ok beside zero node tests", detect.RunnerMake, detect.KindTest, 0,
 			"ok  \tex.com/a\t(cached)\nTAP version 13\n1..0\n# tests 0\n# pass 0", "pass (no test count)"},
+		// --co in addopts: pytest collects, runs nothing and exits 0.
+		{"pytest collect only", detect.RunnerOpaque, detect.KindTest, 0,
+			"collected 1 item\n\n<Module test_a.py>\n  <Function test_add>\n\n========================== 1 test collected in 0.00s ===========================",
+			"vacuous (" + reasonCollectOnly + ")"},
+		{"pytest -q collect only, some deselected", detect.RunnerOpaque, detect.KindTest, 0,
+			"test_a.py::test_add\n\n1/3 tests collected (2 deselected) in 0.01s", "vacuous (" + reasonCollectOnly + ")"},
+		{"pytest collect only, nothing found", detect.RunnerOpaque, detect.KindTest, 5,
+			"collected 0 items\n\n========================= no tests collected in 0.00s =========================", "vacuous (no tests collected)"},
 		// Sums over runners and over cargo's blocks.
 		{"cargo blocks summed", detect.RunnerOpaque, detect.KindTest, 0,
 			"test result: ok. 0 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n" +

@@ -12,12 +12,18 @@ import (
 var (
 	pytestSummary = lazyre.New(`^=*\s*(.+?) in \d+(?:\.\d+)?s(?: \(\d+:\d\d:\d\d\))?\s*=*$`)
 	pytestPart    = lazyre.New(`^(\d+) (passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?|rerun)$`)
+	// --collect-only's last line: "2 tests collected", "1/3 tests
+	// collected (2 deselected)".
+	pytestCollected = lazyre.New(`^\d+(?:/\d+)? tests? collected(?: \(\d+ deselected\))?$`)
 	// "FAILED tests/test_a.py::test_x - AssertionError: …" (short summary).
 	pytestFailed = lazyre.New(`^(?:FAILED|ERROR) (\S+::\S+|\S+\.py)(?: - .*)?$`)
 	// "____ test_x ____" opens a failure's section; "____ ERROR at setup of
 	// test_x ____" too.
 	pytestSection = lazyre.New(`^_{3,} (.+?) _{3,}$`)
 )
+
+// reasonCollectOnly is the vacuous reason of pytest --collect-only.
+const reasonCollectOnly = "pytest only collected the tests (--co, --collect-only): none ran"
 
 func pytestMatcher() textMatcher {
 	return textMatcher{first: "0123456789=nFE_", line: (*textScanner).pytestAnyLine, maxIndent: 0}
@@ -26,7 +32,7 @@ func pytestMatcher() textMatcher {
 func (s *textScanner) pytestAnyLine(l, t []byte) bool {
 	switch t[0] {
 	case 'n':
-		if hasPrefix(t, "no tests ran") {
+		if hasPrefix(t, "no tests ran") || hasPrefix(t, "no tests collected") {
 			s.pytestLine(t)
 			return true
 		}
@@ -76,8 +82,14 @@ func (s *textScanner) pytestLine(t []byte) {
 		return
 	}
 	body := m[1]
-	if bytes.Equal(body, []byte("no tests ran")) {
+	if bytes.Equal(body, []byte("no tests ran")) || bytes.Equal(body, []byte("no tests collected")) {
 		s.noTests(rPytest, "no tests collected")
+		return
+	}
+	if pytestCollected.Match(body) {
+		// --co in addopts (pytest.ini, pyproject.toml) exits 0 having
+		// collected the tests and run none.
+		s.zero(rPytest, reasonCollectOnly)
 		return
 	}
 	var passed, failed, skipped, other, deselected int
