@@ -45,8 +45,7 @@ func appendPrints(dst []string, cmds [][]string) []string {
 				args = args[1:]
 			}
 			if len(args) > 1 && args[0] == "-v" {
-				args = args[2:] // printf -v VAR prints nothing
-				continue
+				continue // printf -v VAR sets VAR and prints nothing
 			}
 		default:
 			continue
