@@ -166,6 +166,9 @@ func (d *detector) markForgedScope() {
 	if len(d.tree.testPaths) == 0 {
 		return
 	}
+	// In path order, however the tree was scanned (tracked files first,
+	// then untracked ones, or one walk).
+	paths := slices.Sorted(slices.Values(d.tree.testPaths))
 	for _, e := range d.entries {
 		c := &e.check
 		if c.Kind != KindTest || !c.Runs() {
@@ -175,7 +178,7 @@ func (d *detector) markForgedScope() {
 		if !goTest && !slices.ContainsFunc(e.refs, func(r makeRef) bool { return r.what == refGoTest }) {
 			continue
 		}
-		for _, p := range d.tree.testPaths {
+		for _, p := range paths {
 			dir := path.Dir(p)
 			// go test ./... stops at a nested module; go test work, and
 			// a wrapper, which may cd into one, do not.

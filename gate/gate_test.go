@@ -471,6 +471,9 @@ name = "unit"
 kind = "test"
 run = "true"
 `
+	// One repository, reuse on: the hook never reuses the CLI's pass of
+	// the same tree, whose test passed on its exit code alone.
+	dir := repo(t, toml)
 	for _, tc := range []struct {
 		caller string
 		want   []row
@@ -479,18 +482,19 @@ run = "true"
 		{CallerCLI, []row{{"lint", verdict.Pass, ""}, {"unit", verdict.Pass, verdict.ReasonNoCount}}, exitcode.Verified},
 		{CallerHook, []row{{"lint", verdict.Pass, ""}, {"unit", verdict.Vacuous, verdict.ReasonNoCount}}, exitcode.NothingVerified},
 	} {
-		t.Run(tc.caller, func(t *testing.T) {
-			fr := &fakeRunner{runs: map[string]fakeRun{"lint": {}, "unit": {ev: &verdict.Evidence{}}}}
-			v, err := Verify(context.Background(), Request{Dir: repo(t, toml), NoCache: true, Runner: fr, Caller: receipt.Caller{Kind: tc.caller}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := rows(v.Outcomes); !slices.Equal(got, tc.want) {
-				t.Errorf("rows %v, want %v", got, tc.want)
-			}
-			if v.Verdict.Code != tc.code {
-				t.Errorf("code %d (%s), want %d", v.Verdict.Code, v.Verdict.Summary, tc.code)
-			}
-		})
+		fr := &fakeRunner{runs: map[string]fakeRun{"lint": {}, "unit": {ev: &verdict.Evidence{}}}}
+		v, err := Verify(context.Background(), Request{Dir: dir, Runner: fr, Caller: receipt.Caller{Kind: tc.caller}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := v.Save(nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := rows(v.Outcomes); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: rows %v, want %v", tc.caller, got, tc.want)
+		}
+		if v.Verdict.Code != tc.code || v.Reused != nil {
+			t.Errorf("%s: code %d (%s), reused %v; want %d, not reused", tc.caller, v.Verdict.Code, v.Verdict.Summary, v.Reused, tc.code)
+		}
 	}
 }

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 
 	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/state"
+	"github.com/vbd-dev/vbd/verdict"
 )
 
 // tryReuse fingerprints the tree before anything runs, and when a passing
@@ -40,7 +42,13 @@ func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tre
 	if err != nil || from == nil {
 		return false, store.Distrusted()
 	}
-	v.Outcomes = from.Outcomes()
+	outcomes := from.Outcomes()
+	if req.Caller.Kind == CallerHook && slices.ContainsFunc(outcomes, passedUncounted) {
+		// A person's pass on a test's exit code alone is vacuous to an
+		// agent's hook (verdict.Outcome.RequireCount): run again.
+		return false, store.Distrusted()
+	}
+	v.Outcomes = outcomes
 	v.Verdict = from.Verdict.Decision()
 	v.Verdict.Summary = receipt.ReuseSummary(from, now)
 	v.Warnings = from.Warnings
@@ -50,6 +58,11 @@ func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tre
 		v.Warnings = append(v.Warnings, d)
 	}
 	return true, ""
+}
+
+// passedUncounted is a test's pass on its exit code alone.
+func passedUncounted(o verdict.Outcome) bool {
+	return o.Status == verdict.Pass && o.Reason == verdict.ReasonNoCount
 }
 
 // reuseOn reports whether .vbd.toml leaves reuse of passing receipts on.
