@@ -167,8 +167,11 @@ func (d *detector) markForgedScope() {
 		return
 	}
 	// In path order, however the tree was scanned (tracked files first,
-	// then untracked ones, or one walk).
+	// then untracked ones, or one walk); each file's directory and module
+	// found once, not once per check.
 	paths := slices.Sorted(slices.Values(d.tree.testPaths))
+	type testFile struct{ path, dir, module string }
+	var files []testFile
 	for _, e := range d.entries {
 		c := &e.check
 		if c.Kind != KindTest || !c.Runs() {
@@ -178,12 +181,24 @@ func (d *detector) markForgedScope() {
 		if !goTest && !slices.ContainsFunc(e.refs, func(r makeRef) bool { return r.what == refGoTest }) {
 			continue
 		}
-		for _, p := range paths {
-			dir := path.Dir(p)
+		if files == nil {
+			files = make([]testFile, len(paths))
+			modules := map[string]string{}
+			for i, p := range paths {
+				dir := path.Dir(p)
+				m, ok := modules[dir]
+				if !ok {
+					m = d.moduleOf(dir)
+					modules[dir] = m
+				}
+				files[i] = testFile{p, dir, m}
+			}
+		}
+		for _, f := range files {
 			// go test ./... stops at a nested module; go test work, and
 			// a wrapper, which may cd into one, do not.
-			if within(dir, c.Dir) && (!goTest || slices.Contains(c.Argv, "work") || d.moduleOf(dir) == c.Dir) {
-				c.goTestFiles = append(c.goTestFiles, p)
+			if within(f.dir, c.Dir) && (!goTest || slices.Contains(c.Argv, "work") || f.module == c.Dir) {
+				c.goTestFiles = append(c.goTestFiles, f.path)
 			}
 		}
 	}

@@ -158,7 +158,7 @@ func TestNPMPrintOnly(t *testing.T) {
 		{map[string]string{"test": "exit 1"}, false},
 		{map[string]string{"test": "echo 'unclosed"}, false},
 	} {
-		if got := npmPrintOnly(tc.scripts, "test") != ""; got != tc.vacuous {
+		if got := printOnlyRun(npmRunCmds(tc.scripts, "test")); got != tc.vacuous {
 			t.Errorf("%v: print-only = %v, want %v", tc.scripts, got, tc.vacuous)
 		}
 	}

@@ -153,15 +153,15 @@ func npmRunCmds(scripts map[string]string, name string) (cmds [][]string, ok boo
 	return cmds, true
 }
 
-// npmPrintOnly is why `npm run name` verifies nothing when every command
-// it runs only prints or does nothing (make's rule for recipes, on the
-// script, its pre and post scripts and the scripts they run), or "".
-func npmPrintOnly(scripts map[string]string, name string) string {
-	cmds, ok := npmRunCmds(scripts, name)
-	if !ok || len(cmds) == 0 || !printOnlyCmds(cmds) {
-		return ""
-	}
-	return "the script only prints or does nothing (echo, printf, true, :, exit 0): it verifies nothing"
+// npmPrintOnlyReason is why `npm run name` verifies nothing when every
+// command it runs (npmRunCmds) only prints or does nothing: make's rule
+// for recipes.
+const npmPrintOnlyReason = "the script only prints or does nothing (echo, printf, true, :, exit 0): it verifies nothing"
+
+// printOnlyRun reports whether the commands of a script run (npmRunCmds,
+// parsed) only print or do nothing.
+func printOnlyRun(cmds [][]string, parsed bool) bool {
+	return parsed && len(cmds) > 0 && printOnlyCmds(cmds)
 }
 
 // detectNPM adds each package.json's scripts.

@@ -205,14 +205,15 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 	test := script("test", KindTest, false)
 	test.Name = pm + " test" + sfx
 	body, ok := pj.scripts["test"]
+	testCmds, testParsed := npmRunCmds(pj.scripts, "test")
 	switch {
 	case !ok:
 		test.Skipped = Skip{Kind: SkipNoTestScript}
 		test.Reason = fmt.Sprintf("package.json has no scripts.test; %s run test would fail with Missing script", pm)
 	case isPlaceholderTest(body):
 		test.Vacuous = "npm-init placeholder script"
-	case npmPrintOnly(pj.scripts, "test") != "":
-		test.Vacuous = npmPrintOnly(pj.scripts, "test")
+	case printOnlyRun(testCmds, testParsed):
+		test.Vacuous = npmPrintOnlyReason
 	case info["test"].traits.writer != "":
 		test.Skipped = Skip{Kind: SkipWriter, Detail: info["test"].traits.writer}
 	case info["test"].traits.watcher != "":
@@ -220,8 +221,8 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 	case info["test"].traits.once != "":
 		test.Reason += "; " + info["test"].traits.once + " would watch on a terminal: vbd sets CI=true, so it runs once"
 	}
-	if cmds, ok := npmRunCmds(pj.scripts, "test"); ok {
-		test.Prints = appendPrints(nil, cmds)
+	if testParsed {
+		test.Prints = appendPrints(nil, testCmds)
 	}
 	chosen["test"] = true
 	d.add(ecoNPM, test)
