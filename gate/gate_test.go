@@ -496,5 +496,9 @@ run = "true"
 		if v.Verdict.Code != tc.code || v.Reused != nil {
 			t.Errorf("%s: code %d (%s), reused %v; want %d, not reused", tc.caller, v.Verdict.Code, v.Verdict.Summary, v.Reused, tc.code)
 		}
+		// The hint is to show the count, never to disable the test.
+		if why := strings.Join(v.Verdict.Reasons, "\n"); tc.caller == CallerHook && (!strings.Contains(why, "let the test command show its runner's own results") || strings.Contains(why, "disable")) {
+			t.Errorf("hook reasons:\n%s", why)
+		}
 	}
 }

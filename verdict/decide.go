@@ -196,10 +196,16 @@ func nameSome(names []string, n int) string {
 // so, naming the vacuous test checks.
 func noTestsHint(outcomes []Outcome) string {
 	var quoted []string
+	uncounted := true
 	for _, o := range outcomes {
 		if o.Check.Kind == detect.KindTest && o.Status == Vacuous {
 			quoted = append(quoted, fmt.Sprintf("%q", o.Check.Name))
+			uncounted = uncounted && o.Reason == ReasonNoCount
 		}
+	}
+	if uncounted && len(quoted) > 0 {
+		// The tests may well exist: what is missing is their count.
+		return "let the test command show its runner's own results (go test, jest, vitest, node --test, pytest, cargo test…), whose counts vbd reads; an exit code alone proves nothing here"
 	}
 	return fmt.Sprintf("if this repository truly has no tests, say so once with disable = [%s] in .vbd.toml, and vbd verifies on the rest", strings.Join(quoted, ", "))
 }
