@@ -67,10 +67,15 @@ func text(r *mcp.CallToolResult) string {
 	return b.String()
 }
 
+// lines300's check prints a TAP stream whose numbers it fills in at run
+// time, as a runner does: a script whose own text prints a runner's
+// summary ("echo 1 passed") is a forged one, vacuous, and in an agent's
+// hook (and vbd mcp, whose pass the stop reuses) an exit 0 with no count
+// is no evidence either.
 const lines300 = `[[check]]
 name = "unit"
 kind = "test"
-run = "sh -c 'i=1; while [ $i -le 300 ]; do echo line $i; i=$((i+1)); done; echo 1 passed'"
+run = '''sh -c 'i=1; while [ $i -le 300 ]; do echo line $i; i=$((i+1)); done; printf "TAP version 13\nok %s - unit\n1..%s\n# tests %s\n# pass %s\n" 1 1 1 1''''
 `
 
 // call is one tool call and what must come back. A nil args sends none.
@@ -108,10 +113,10 @@ run = "sh -c 'echo --- FAIL: TestAdd; echo want 3 got 4; exit 1'"
 			{tool: "verify", args: map[string]any{}, want: []string{`^vbd: verified: 1 passed`, `(?m)^ unit +test +pass`, `Receipt \S+: a stop on this same tree reuses this pass`}},
 			{tool: "last", args: map[string]any{}, want: []string{`(?m)^receipt \S+`, `unit`}},
 			{tool: "last", args: map[string]any{"json": true}, want: []string{`"kind": "mcp"`}},
-			{tool: "log", args: map[string]any{"check": "unit"}, want: []string{`lines 1-200 of 301`, `(?m)^line 1$`, `(?m)^line 200$`, `101 more lines: call log with from=201`}},
-			{tool: "log", args: map[string]any{"check": "unit", "from": 201, "lines": 2}, want: []string{`lines 201-202 of 301`, `(?m)^line 202$`}},
-			{tool: "log", args: map[string]any{"check": "unit", "from": -2}, want: []string{`lines 300-301 of 301`, `(?m)^1 passed$`}},
-			{tool: "log", args: map[string]any{"check": "unit", "from": 400}, want: []string{`301 lines; from=400 is past the end`}},
+			{tool: "log", args: map[string]any{"check": "unit"}, want: []string{`lines 1-200 of 305`, `(?m)^line 1$`, `(?m)^line 200$`, `105 more lines: call log with from=201`}},
+			{tool: "log", args: map[string]any{"check": "unit", "from": 201, "lines": 2}, want: []string{`lines 201-202 of 305`, `(?m)^line 202$`}},
+			{tool: "log", args: map[string]any{"check": "unit", "from": -2}, want: []string{`lines 304-305 of 305`, `(?m)^# pass 1$`}},
+			{tool: "log", args: map[string]any{"check": "unit", "from": 400}, want: []string{`305 lines; from=400 is past the end`}},
 			{tool: "log", args: map[string]any{"check": "nope"}, isError: true, want: []string{`no check named "nope" in receipt \S+; its checks: unit`}},
 			{tool: "log", args: map[string]any{"check": "unit", "lines": 5000}, isError: true, want: []string{`lines must be between 1 and 2000`}},
 			{tool: "log", args: map[string]any{}, isError: true, want: []string{`check`}},
