@@ -30,7 +30,10 @@ func TestMCPVerifyThenStopReuses(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	toml := "[[check]]\nname = \"unit\"\nkind = \"test\"\nrun = \"sh -c 'echo ran >> " + marks + "; echo ok'\"\n"
+	// The check prints a TAP count it fills in at run time: in an agent's
+	// hook, and so in vbd mcp, an exit 0 with no count is no evidence.
+	toml := "[[check]]\nname = \"unit\"\nkind = \"test\"\nrun = '''sh -c 'echo ran >> " + marks +
+		"; printf \"TAP version 13\\nok %s - unit\\n1..%s\\n# tests %s\\n# pass %s\\n\" 1 1 1 1''''\n"
 	if err := os.WriteFile(filepath.Join(dir, ".vbd.toml"), []byte(toml), 0o644); err != nil {
 		t.Fatal(err)
 	}
