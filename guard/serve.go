@@ -29,30 +29,26 @@ type Env struct {
 func Serve(n harness.Name, e Env) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(e.Stderr, "vbd guard: internal error: %v: this is a bug in vbd; the tool call was not checked\n", r)
+			harness.WriteAnswer(nil, e.Stderr, harness.Answer{Stderr: fmt.Sprintf("vbd guard: internal error: %v: this is a bug in vbd; the tool call was not checked\n", r)})
 			code = 0
 		}
 	}()
 	data, err := io.ReadAll(io.LimitReader(e.Stdin, maxInput))
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "vbd guard: cannot read stdin: %v; the tool call was not checked\n", err)
+		harness.WriteAnswer(nil, e.Stderr, harness.Answer{Stderr: fmt.Sprintf("vbd guard: cannot read stdin: %v; the tool call was not checked\n", err)})
 		return 0
 	}
 	m, err := harness.ParseInput(data)
 	if err != nil {
-		fmt.Fprintf(e.Stderr, "vbd guard: %v; the tool call was not checked\n", err)
+		harness.WriteAnswer(nil, e.Stderr, harness.Answer{Stderr: fmt.Sprintf("vbd guard: %v; the tool call was not checked\n", err)})
 		return 0
 	}
 	cwd, _ := m["cwd"].(string)
 	ctx := Context{Home: e.Getenv("HOME"), GoEnvFile: GoEnvFile(e.Getenv), Cwd: cwd, Exe: e.Exe, BackgroundHint: backgroundHint(n)}
 	d := Check(ReadCall(m), ctx)
 	a := respond(dialectOf(n, m), d)
-	if a.stdout != "" {
-		fmt.Fprintln(e.Stdout, a.stdout)
-	}
-	if a.stderr != "" {
-		fmt.Fprintln(e.Stderr, a.stderr)
-	}
+	// The answer, cleaned where every answer to a harness is written.
+	harness.WriteAnswer(e.Stdout, e.Stderr, harness.Answer{Stdout: line(a.stdout), Stderr: line(a.stderr)})
 	return a.code
 }
 
@@ -138,4 +134,12 @@ func encode(v any) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 	return string(bytes.TrimSpace(b.Bytes()))
+}
+
+// line ends a non-empty answer with a newline.
+func line(s string) string {
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
 }

@@ -3,10 +3,11 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
-
+	"io"
 	"strings"
 
 	"github.com/vbd-dev/vbd/internal/lazyre"
+	"github.com/vbd-dev/vbd/report"
 )
 
 // Decision is what the gate decided, before it is put in a harness's terms.
@@ -51,6 +52,10 @@ const fallbackReason = "vbd blocked the stop but produced no reason. Nothing was
 //   - A release by the block cap also writes its message to stderr; Copilot
 //     answers it with exit 2, which it shows as a warning and still allows.
 func Respond(n Name, event string, d Decision, notes []string) Answer {
+	// The text is cleaned before a protocol shapes it: what Claude Code's
+	// exit 2 defuses (defuseMissingScript) must be what the agent reads.
+	d.Reason, d.Message = report.Clean(d.Reason), report.Clean(d.Message)
+	notes = cleanAll(notes)
 	if spec := specOf(n); spec.respond != nil {
 		return spec.respond(event, d, notes)
 	}
@@ -195,4 +200,61 @@ func Interpret(n Name, event string, stdout, stderr string, code int) Reading {
 // decodeObject decodes exactly one JSON object.
 func decodeObject(s string) (map[string]any, error) {
 	return ParseInput([]byte(s))
+}
+
+// WriteAnswer is the one way vbd gives a harness its answer (the stop
+// hooks, a refused command line, the guard): every string the harness
+// reads, in the JSON on stdout or the text on stderr, leaves it valid
+// UTF-8 with no escape sequence and no control byte but \n and \t
+// (report.Clean), whatever built it. A check's output or a name in
+// .vbd.toml can neither write the user's clipboard (OSC 52) or retitle
+// their terminal through the agent's UI, nor hide text from the agent.
+func WriteAnswer(stdout, stderr io.Writer, a Answer) {
+	write(stdout, cleanJSON(a.Stdout))
+	write(stderr, report.Clean(a.Stderr))
+}
+
+func cleanAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = report.Clean(s)
+	}
+	return out
+}
+
+// cleanJSON cleans every string of a JSON answer, in place: the keys'
+// order and the layout stay as they were. Text that is not JSON is cleaned
+// as text.
+func cleanJSON(s string) string {
+	if !strings.Contains(s, `\u`) && report.Clean(s) == s {
+		return s // the common case: no escaped control, nothing to clean
+	}
+	if !json.Valid([]byte(s)) {
+		return report.Clean(s)
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '"' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		lit := s[i : j+1]
+		var v string
+		if err := json.Unmarshal([]byte(lit), &v); err == nil {
+			if c := report.Clean(v); c != v {
+				lit = strings.TrimSuffix(encode(c), "\n")
+			}
+		}
+		b.WriteString(lit)
+		i = j + 1
+	}
+	return b.String()
 }

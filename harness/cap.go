@@ -242,8 +242,7 @@ func (g *gate) emit(a Answer) int {
 	}
 	g.code = a.Code
 	g.rememberStop(a)
-	write(g.env.Stdout, a.Stdout)
-	write(g.env.Stderr, a.Stderr)
+	WriteAnswer(g.env.Stdout, g.env.Stderr, a)
 	return a.Code
 }
 

@@ -52,8 +52,7 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 	}
 	if a, ok := g.sameStop(ctx); len(problems) == 0 && ok {
 		// The first invocation's block, once; not counted, not recorded.
-		write(g.env.Stdout, a.Stdout)
-		write(g.env.Stderr, a.Stderr)
+		WriteAnswer(g.env.Stdout, g.env.Stderr, a)
 		return a.Code
 	}
 	if len(problems) > 0 {

@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"io"
 	"strings"
 )
 
@@ -39,7 +38,7 @@ func AnswerUsageError(ctx context.Context, u UsageError, env Env) int {
 		if rest, ok := strings.CutPrefix(help, "Usage:"); ok {
 			help = "usage:" + rest
 		}
-		_, _ = io.WriteString(env.Stderr, help)
+		WriteAnswer(nil, env.Stderr, Answer{Stderr: help})
 		o.Problems = []string{"vbd hook was asked for --help"}
 	case u.BadName && u.Word != "":
 		// The command is whole: a name in other case ("Claude") is served

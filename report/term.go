@@ -2,7 +2,6 @@ package report
 
 import (
 	"io"
-	"os"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -43,7 +42,8 @@ type Term struct {
 // (no-color.org); always and never override both.
 func DetectTerm(w io.Writer, mode ColorMode, getenv func(string) string) Term {
 	var t Term
-	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+	// A file, or a writer over one (TermWriter): its descriptor says.
+	if f, ok := w.(interface{ Fd() uintptr }); ok && isatty.IsTerminal(f.Fd()) {
 		t.TTY = true
 		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
 			t.Width = int(ws.Col)

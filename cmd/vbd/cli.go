@@ -62,8 +62,13 @@ func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // run parses the command line and runs the command.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-
+func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) (code int) {
+	// Every line for a person goes through a TermWriter (report/ansi.go):
+	// no escape or control byte but vbd's own reaches the terminal,
+	// whoever wrote the line. Hook and guard answers have their own
+	// (harness.WriteAnswer), so they get the raw streams.
+	stdout, stderr := report.NewTermWriter(rawStdout), report.NewTermWriter(rawStderr)
+	defer func() { _, _ = stdout.Flush(), stderr.Flush() }()
 	defer func() {
 		if r := recover(); r != nil {
 			if e, ok := r.(exitRequest); ok {
@@ -102,7 +107,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		n.Detail = report.CommandHelp(n.Path()) // examples, under `vbd CMD --help`
 	}
 	kctx, err := parser.Parse(args)
-	if code, ok := hookParseError(ctx, args, err, env{stdin, stdout, stderr}); ok {
+	if code, ok := hookParseError(ctx, args, err, env{stdin, rawStdout, rawStderr}); ok {
 		// Hook mode answers in the harness's protocol even when the
 		// command line is broken.
 		return code
@@ -118,7 +123,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitcode.NothingVerified
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
-	err = kctx.Run(&c.Globals, env{stdin, stdout, stderr})
+	e := env{stdin, rawStdout, rawStderr}
+	if !answersHarness(kctx) {
+		stdout.Allow(c.term(rawStdout))
+		stderr.Allow(c.term(rawStderr))
+		e = env{stdin, stdout, stderr}
+	}
+	err = kctx.Run(&c.Globals, e)
 	var ce *exitcode.CodeError
 	switch {
 	case err == nil, errors.As(err, &ce):
@@ -132,4 +143,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// CodeError, a UsageError, another package's own); a child's exit
 	// status or a code outside the table is "nothing verified".
 	return exitcode.Of(err)
+}
+
+// answersHarness reports whether the command answers a harness (vbd hook,
+// vbd guard): its streams carry the answer, cleaned where it is written.
+func answersHarness(kctx *kong.Context) bool {
+	cmd := kctx.Selected()
+	for cmd != nil && cmd.Parent != nil && cmd.Parent.Type != kong.ApplicationNode {
+		cmd = cmd.Parent
+	}
+	return cmd != nil && (cmd.Name == "hook" || cmd.Name == "guard")
 }

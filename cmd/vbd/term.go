@@ -16,8 +16,10 @@ func (g *Globals) term(w io.Writer) report.Term {
 	return report.DetectTerm(w, report.ColorMode(g.Color), os.Getenv)
 }
 
+// isTerminal reports whether w is a terminal: a file, or a writer over one
+// (report.TermWriter).
 func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
+	f, ok := w.(interface{ Fd() uintptr })
 	return ok && isatty.IsTerminal(f.Fd())
 }
 
