@@ -110,14 +110,17 @@ type scrubOptions struct {
 type scrubState uint8
 
 const (
-	inText     scrubState = iota
-	inEscape              // after ESC
-	inEscMid              // after ESC and intermediate bytes
-	inCSI                 // after ESC [ or C1 CSI
-	inString              // inside OSC, DCS, SOS, PM or APC
-	inStrEsc              // an ESC inside a string: ST, or a new escape
-	maxKeptSeq = 32       // longest CSI parameter string ever kept
+	inText   scrubState = iota
+	inEscape            // after ESC
+	inEscMid            // after ESC and intermediate bytes
+	inCSI               // after ESC [ or C1 CSI
+	inString            // inside OSC, DCS, SOS, PM or APC
+	inStrEsc            // an ESC inside a string: ST, or a new escape
 )
+
+// maxKeptSeq is the longest CSI parameter string ever kept: vbd's own are
+// a few bytes.
+const maxKeptSeq = 32
 
 // scrubber removes controls from a stream of bytes that may be cut
 // anywhere, an escape or a UTF-8 character included: its state carries
