@@ -353,6 +353,9 @@ type Change struct {
 func Install(root string, spec Spec, hook Hook, ours func(string) bool) (Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(spec.File))
 	ch := Change{Path: path}
+	if err := spec.NoLinks(root); err != nil {
+		return ch, err
+	}
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -376,6 +379,9 @@ func Install(root string, spec Spec, hook Hook, ours func(string) bool) (Change,
 func Uninstall(root string, spec Spec, ours func(string) bool) (Change, error) {
 	path := filepath.Join(root, filepath.FromSlash(spec.File))
 	ch := Change{Path: path}
+	if err := spec.NoLinks(root); err != nil {
+		return ch, err
+	}
 	old, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ch, nil
@@ -406,6 +412,15 @@ func deleteWithBackup(ch *Change, old []byte) error {
 	}
 	ch.Changed, ch.Deleted = true, true
 	return nil
+}
+
+// NoLinks refuses a hook config under root that is, or sits in a
+// directory that is, a symbolic link (a *state.LinkError naming it and its
+// target): vbd writes the stop hooks and the guard's entries only into a
+// real file of the repository, never through a link to elsewhere, and
+// never replaces a linked file by a regular one.
+func (s Spec) NoLinks(root string) error {
+	return state.NoLinks(root, s.File, s.Title+"'s hook config ("+s.File+")")
 }
 
 func writeWithBackup(ch *Change, old, out []byte) error {

@@ -26,6 +26,14 @@ func harnessHook(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	// Before the suite is measured (its run writes a receipt): the hook
+	// config and the state dir are real, not links to elsewhere.
+	if err := spec.NoLinks(repo.Root); err != nil {
+		return err
+	}
+	if _, err := state.Dir(ctx, repo); err != nil {
+		return err
+	}
 	before, found := harness.FindInstalled(repo.Root, spec, exe)
 	timing, err := hookTiming(ctx, repo, o, before, found)
 	if err != nil {

@@ -208,6 +208,9 @@ func (t *Tree) Repo() Repo { return Repo{Root: t.Root, GitDir: t.GitDir, statePa
 // StateDir returns vbd's state directory for this repository (what
 // `git rev-parse --git-path vbd` names, as Dir does), creating it.
 func (t *Tree) StateDir() (string, error) {
+	if err := notLink(t.statePath); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(t.statePath, 0o755); err != nil {
 		return "", fmt.Errorf("create state dir: %w", err)
 	}

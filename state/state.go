@@ -85,6 +85,9 @@ func Dir(ctx context.Context, r Repo) (string, error) {
 		sum := sha256.Sum256([]byte(r.Root))
 		dir = filepath.Join(cache, "vbd", filepath.Base(r.Root)+"-"+hex.EncodeToString(sum[:6]))
 	}
+	if err := notLink(dir); err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("create state dir: %w", err)
 	}
