@@ -308,7 +308,7 @@ func ratchetWarn(v *Verification) {
 // as a run would record it (plan, .vbd.toml, tool versions). nil when
 // there is none. The harness calls it at a session's start, whose own
 // baseline fingerprint is of the tree alone.
-func LastVerifiedOf(ctx context.Context, dir, stateDir string, quick bool) (*receipt.Receipt, error) {
+func LastVerifiedOf(ctx context.Context, dir, stateDir string, quick bool, environ []string) (*receipt.Receipt, error) {
 	mode := receipt.ModeOf(quick)
 	verified := func(r *receipt.Receipt) bool { return r.Mode == mode && Verified(r) && r.Fingerprint != "" }
 	// Most sessions start where nothing was verified: skip the fingerprint.
@@ -324,7 +324,8 @@ func LastVerifiedOf(ctx context.Context, dir, stateDir string, quick bool) (*rec
 	if err != nil {
 		return nil, err
 	}
-	v := &Verification{Repo: repo, Config: cfg, Plan: plan}
+	// environ is what the checks start from: part of the fingerprint.
+	v := &Verification{Repo: repo, Config: cfg, Plan: plan, Request: Request{Environ: environ}}
 	stamp := takeStamp(ctx, v, tree)
 	if stamp.Fingerprint == "" {
 		return nil, nil

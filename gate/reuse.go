@@ -84,7 +84,7 @@ func takeStamp(ctx context.Context, v *Verification, tree *state.Tree) receipt.S
 	case err != nil:
 		return receipt.Stamp{Root: v.Repo.Root, Staged: tree.IndexOnly(), Note: "no fingerprint, so not reusable: " + err.Error()}
 	}
-	return receipt.TakeOf(ctx, tree, v.Plan, config, Version())
+	return receipt.TakeOf(ctx, tree, v.Plan, config, Version(), v.Request.Environ)
 }
 
 // Version is vbd's version as receipts and fingerprints record it: the

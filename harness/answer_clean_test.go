@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -122,6 +123,10 @@ func FuzzAnswersAreClean(f *testing.F) {
 					margin:           testMargin,
 				})
 				what := fmt.Sprintf("%s %s, verification %d, input %q", n, e.Name, int(which)%len(verifies), s)
+				if code != exitcode.Verified && code != exitcode.NothingVerified {
+					// 3 is vbd install's alone; a harness reads it as allow.
+					t.Fatalf("%s: exit %d: a hook answers with 0 or 2 only", what, code)
+				}
 				r := Interpret(n, e.Name, stdout.String(), stderr.String(), code)
 				cleanAnswer(t, what, stdout.String(), stderr.String(), r.Reason)
 				if blocks && !r.Blocks && !(n == Cursor && e.Name != "stop") {

@@ -62,7 +62,7 @@ func (g *gate) ratchetStart(ctx context.Context, root string, st Store, tree str
 		return r.Fingerprint == tree && r.Mode == mode && vbdgate.Verified(r)
 	})
 	if err == nil && r == nil && g.env.Fingerprint == nil {
-		r, err = vbdgate.LastVerifiedOf(ctx, root, st.Dir, g.opts.Quick)
+		r, err = vbdgate.LastVerifiedOf(ctx, root, st.Dir, g.opts.Quick, g.env.Environ)
 	}
 	if err != nil {
 		g.note("no ratchet baseline recorded: %v", firstLine(err.Error()))

@@ -93,10 +93,15 @@ func harnessHook(ctx context.Context, o Options) error {
 	if m := spec.MaxBlocksWarning(o.MaxBlocks); m != "" {
 		fmt.Fprintln(o.Notes, m)
 	}
-	if tr := harness.CheckTrust(ctx, spec.Name, harness.TrustOptionsFor(repo.Root)); tr.GateOff() {
+	tr := harness.CheckTrust(ctx, spec.Name, harness.TrustOptionsFor(repo.Root))
+	if tr.GateOff() {
 		fmt.Fprintln(w, "vbd: "+tr.Message)
 	}
 	fmt.Fprintf(w, "Check the wiring with `vbd doctor --prove`.\n")
+	if tr.GateOff() {
+		// Written, but the gate is off: a script must not read success.
+		return &exitcode.CodeError{Code: exitcode.NotTrusted}
+	}
 	return nil
 }
 

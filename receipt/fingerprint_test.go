@@ -254,7 +254,7 @@ func TestNestedRepositoryIsHashedByContent(t *testing.T) {
 func TestStampRecheck(t *testing.T) {
 	dir := newRepo(t)
 	plan := detect.Plan{Root: dir}
-	s := Take(context.Background(), dir, false, plan, nil, "test")
+	s := Take(context.Background(), dir, false, plan, nil, "test", nil)
 	if s.Fingerprint == "" {
 		t.Fatalf("no fingerprint: %s", s.Note)
 	}
@@ -267,7 +267,7 @@ func TestStampRecheck(t *testing.T) {
 		t.Fatalf("recheck after an edit = %+v, want no fingerprint and a note", got)
 	}
 
-	outside := Take(context.Background(), t.TempDir(), false, plan, nil, "test")
+	outside := Take(context.Background(), t.TempDir(), false, plan, nil, "test", nil)
 	if outside.Fingerprint != "" || !strings.Contains(outside.Note, "not inside a git work tree") {
 		t.Fatalf("outside git: %+v", outside)
 	}
@@ -280,7 +280,7 @@ func TestInputs(t *testing.T) {
 	ctx := context.Background()
 	inputs := func(p detect.Plan, config []byte) []string {
 		t.Helper()
-		in, err := Inputs(ctx, p, config, "v1")
+		in, err := Inputs(ctx, p, config, "v1", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,12 +296,39 @@ func TestInputs(t *testing.T) {
 	if got := strings.Join(inputs(plan, nil), "\n"); got == base {
 		t.Fatal("a removed config did not change the inputs")
 	}
+	// The environment the checks start from: what they see is part of it
+	// (NO_COLOR), what differs between any two shells (PWD) and what vbd
+	// clears before they start (MAKEFLAGS) is not (issue 22 §7).
+	envInputs := func(environ ...string) string {
+		t.Helper()
+		in, err := Inputs(ctx, plan, nil, "v1", environ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(in, "\n")
+	}
+	plainEnv := envInputs("HOME=/h")
+	for _, tc := range []struct {
+		env  string
+		same bool
+	}{
+		{"NO_COLOR=1", false}, {"TERM=dumb", false}, {"GOFLAGS=-tags=x", false},
+		{"PWD=/elsewhere", true}, {"SHLVL=3", true}, {"XDG_SESSION_ID=7", true}, {"SSH_AUTH_SOCK=/tmp/s", true},
+		{"MAKEFLAGS=-k", true}, {"VBD_CHECK_ID=1.2.3.4", true},
+	} {
+		if got := envInputs("HOME=/h", tc.env) == plainEnv; got != tc.same {
+			t.Errorf("%s: inputs unchanged = %v, want %v", tc.env, got, tc.same)
+		}
+	}
+	if envInputs("A=1", "B=2") != envInputs("B=2", "A=1") {
+		t.Error("the environment's order changed the inputs")
+	}
 
 	// Through to the fingerprint: a config change, or another vbd, is
 	// another fingerprint of the same tree.
 	take := func(config []byte, version string) string {
 		t.Helper()
-		s := Take(ctx, dir, false, plan, config, version)
+		s := Take(ctx, dir, false, plan, config, version, nil)
 		if s.Fingerprint == "" {
 			t.Fatal(s.Note)
 		}
@@ -344,7 +371,7 @@ func TestToolVersionShim(t *testing.T) {
 	plan := detect.Plan{Root: dir, Checks: []detect.Check{{Name: "check", Kind: detect.KindOther, Argv: []string{"sh", "-c", "go vet ./... && echo ok"}, Shell: "go vet ./... && echo ok", Dir: "."}}}
 	take := func() string {
 		t.Helper()
-		s := Take(context.Background(), dir, false, plan, nil, "test")
+		s := Take(context.Background(), dir, false, plan, nil, "test", nil)
 		if s.Fingerprint == "" {
 			t.Fatalf("no fingerprint: %s", s.Note)
 		}
@@ -383,7 +410,7 @@ func TestToolProbeTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), deadline)
 	defer cancel()
 	start := time.Now()
-	s := TakeOf(ctx, tree, plan, nil, "test")
+	s := TakeOf(ctx, tree, plan, nil, "test", nil)
 	if s.Fingerprint != "" || !strings.Contains(s.Note, "make --version did not answer") {
 		t.Fatalf("stamp = %+v, want no fingerprint", s)
 	}
@@ -461,7 +488,7 @@ func BenchmarkFingerprint20k(b *testing.B) {
 	}}
 	b.Run("tree+go-plan", func(b *testing.B) {
 		for b.Loop() {
-			if s := Take(context.Background(), dir, false, plan, []byte("budget = \"5m\"\n"), "bench"); s.Fingerprint == "" {
+			if s := Take(context.Background(), dir, false, plan, []byte("budget = \"5m\"\n"), "bench", nil); s.Fingerprint == "" {
 				b.Fatal(s.Note)
 			}
 		}
@@ -484,7 +511,7 @@ func TestToolUpgradeChangesFingerprint(t *testing.T) {
 				if err := os.Chmod(filepath.Join(shims, tool), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				s := Take(context.Background(), dir, false, plan, nil, "test")
+				s := Take(context.Background(), dir, false, plan, nil, "test", nil)
 				if s.Fingerprint == "" {
 					t.Fatalf("no fingerprint: %s", s.Note)
 				}

@@ -26,21 +26,46 @@ import (
 // reusable) rather than guessing.
 const ProbeTimeout = 3 * time.Second
 
-// fingerprintEnv are the variables, inherited by every check, that change
-// what a check builds or runs without changing a file. The whole
-// environment cannot be hashed: it differs between any two shells or hook
-// sessions (PWD, SHLVL, session ids), and reuse would never happen.
-func fingerprintEnv() []string {
-	return []string{
-		"GOFLAGS", "GOTOOLCHAIN", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "GO386",
-		"CGO_ENABLED", "GOEXPERIMENT", "GOWORK", "CC", "CXX", "CGO_CFLAGS", "CGO_LDFLAGS",
-		"NODE_ENV", "NODE_PATH", "PYTHONPATH", "VIRTUAL_ENV", "RUSTFLAGS",
+// sessionVars are the variables of the environment checks see that differ
+// between any two shells, terminals or hook sessions of one user, and that
+// no check reads to decide what it builds or runs: they are left out of
+// the fingerprint, or reuse would never happen. Every other variable the
+// checks get is part of it (NO_COLOR, TERM, GOFLAGS, NODE_ENV…): a check
+// that fails with NO_COLOR=1 must not be answered by a pass without it.
+var sessionVars = map[string]bool{
+	"PWD": true, "OLDPWD": true, "SHLVL": true, "_": true, "LINES": true, "COLUMNS": true,
+	"WINDOWID": true, "TMUX": true, "TMUX_PANE": true, "STY": true, "WINDOW": true,
+	"SSH_CLIENT": true, "SSH_CONNECTION": true, "SSH_TTY": true, "GPG_TTY": true,
+	"DBUS_SESSION_BUS_ADDRESS": true, "INVOCATION_ID": true, "JOURNAL_STREAM": true,
+	"MANAGERPID": true, "SYSTEMD_EXEC_PID": true, "KITTY_WINDOW_ID": true, "KITTY_PID": true,
+	"WT_SESSION": true, "TERM_PROGRAM_VERSION": true, "VBD_CHECK_ID": true,
+}
+
+// sessionVar reports whether the variable named k is one of sessionVars,
+// or by its name a session's, a socket's or a process's id.
+func sessionVar(k string) bool {
+	return sessionVars[k] || strings.Contains(k, "SESSION") || strings.HasSuffix(k, "_PID") ||
+		strings.HasSuffix(k, "_SOCK") || strings.HasPrefix(k, "VSCODE_IPC") || strings.HasPrefix(k, "VSCODE_GIT_")
+}
+
+// envInputs is the environment the checks start from (environ as
+// runner.Environ hands it to them), sorted, without sessionVars.
+func envInputs(environ []string) []string {
+	env, _ := runner.Environ(environ, nil)
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !sessionVar(k) {
+			out = append(out, "env "+kv)
+		}
 	}
+	slices.Sort(out)
+	return out
 }
 
 // Inputs lists what a check can see besides the tree, for Fingerprint's
-// extra: vbd's version, the config file's bytes, the plan, the variables
-// of fingerprintEnv, and the version and path of each tool the plan runs.
+// extra: vbd's version, the config file's bytes, the plan, the environment
+// the checks start from (environ, as runner.Environ gives it to them, but
+// for sessionVars), and the version and path of each tool the plan runs.
 //
 // The plan is hashed so that a quick plan and a full plan of the same tree
 // match (a check skipped only because of --quick counts as planned): the
@@ -49,7 +74,7 @@ func fingerprintEnv() []string {
 // `node --version`… in parallel, in each check's directory and environment
 // (toolchain switches such as GOTOOLCHAIN or a go.mod toolchain line act
 // there); a tool not on PATH is recorded as absent.
-func Inputs(ctx context.Context, plan detect.Plan, config []byte, vbdVersion string) ([]string, error) {
+func Inputs(ctx context.Context, plan detect.Plan, config []byte, vbdVersion string, environ []string) ([]string, error) {
 	out := []string{"vbd " + vbdVersion}
 	if config == nil {
 		out = append(out, "config none")
@@ -58,11 +83,7 @@ func Inputs(ctx context.Context, plan detect.Plan, config []byte, vbdVersion str
 		out = append(out, "config "+hex.EncodeToString(sum[:]))
 	}
 	out = append(out, "plan "+PlanKey(plan))
-	for _, k := range fingerprintEnv() {
-		if v, ok := os.LookupEnv(k); ok {
-			out = append(out, "env "+k+"="+v)
-		}
-	}
+	out = append(out, envInputs(environ)...)
 	tools, err := toolVersions(ctx, plan)
 	if err != nil {
 		return nil, err

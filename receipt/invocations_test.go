@@ -55,7 +55,7 @@ func TestGitInvocations(t *testing.T) {
 			if len(plan.Runnable()) == 0 {
 				t.Fatalf("no runnable check in the plan: %+v", plan)
 			}
-			stamp := TakeOf(t.Context(), tree, plan, nil, "test")
+			stamp := TakeOf(t.Context(), tree, plan, nil, "test", nil)
 			if stamp.Fingerprint == "" {
 				t.Fatalf("no fingerprint: %s", stamp.Note)
 			}
@@ -88,7 +88,7 @@ func TestRecheckTreeGuard(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stamp := TakeOf(t.Context(), tree, detect.Plan{}, nil, "test")
+	stamp := TakeOf(t.Context(), tree, detect.Plan{}, nil, "test", nil)
 	if stamp.Fingerprint == "" {
 		t.Fatalf("no fingerprint: %s", stamp.Note)
 	}

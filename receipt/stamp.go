@@ -3,6 +3,7 @@ package receipt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -29,19 +30,20 @@ type Stamp struct {
 // Take fingerprints the work tree at root (or, when staged, HEAD and the
 // index: a staged snapshot) together with the plan's Inputs. A run that
 // walked the tree for detection already uses TakeOf.
-func Take(ctx context.Context, root string, staged bool, plan detect.Plan, config []byte, vbdVersion string) Stamp {
+func Take(ctx context.Context, root string, staged bool, plan detect.Plan, config []byte, vbdVersion string, environ []string) Stamp {
 	t, err := Walk(ctx, root, staged)
 	if err != nil {
 		s := Stamp{Root: root, Staged: staged}
 		return s.with("", err)
 	}
-	return TakeOf(ctx, t, plan, config, vbdVersion)
+	return TakeOf(ctx, t, plan, config, vbdVersion, environ)
 }
 
-// TakeOf is Take of a Tree already walked (see Walk). The tree's digest
+// TakeOf is Take of a Tree already walked (see Walk); environ is what the
+// checks start from (gate.Request.Environ). The tree's digest
 // and the tool-version probes run at the same time, so a slow tool (npm
 // takes 150 ms to say its version) costs no more than the tree.
-func TakeOf(ctx context.Context, t *state.Tree, plan detect.Plan, config []byte, vbdVersion string) Stamp {
+func TakeOf(ctx context.Context, t *state.Tree, plan detect.Plan, config []byte, vbdVersion string, environ []string) Stamp {
 	s := Stamp{Root: t.Root, Staged: t.IndexOnly(), tree: t}
 	var (
 		wg             sync.WaitGroup
@@ -49,9 +51,25 @@ func TakeOf(ctx context.Context, t *state.Tree, plan detect.Plan, config []byte,
 		treeErr, inErr error
 	)
 	wg.Go(func() { digest, treeErr = t.Digest(ctx) })
-	s.Extra, inErr = Inputs(ctx, plan, config, vbdVersion)
+	s.Extra, inErr = Inputs(ctx, plan, config, vbdVersion, environ)
 	wg.Wait()
-	return s.with(digest, errors.Join(treeErr, inErr))
+	s = s.with(digest, errors.Join(treeErr, inErr))
+	if bad := t.Unreadable(); len(bad) > 0 && s.Fingerprint != "" {
+		// git status cannot see a change behind what it cannot read, so
+		// this tree's fingerprint would match a changed one.
+		s.Fingerprint, s.Note = "", unreadableNote(bad)
+	}
+	return s
+}
+
+// unreadableNote says why a tree git could not read in full is never
+// reused, naming the first of what it could not read.
+func unreadableNote(bad []string) string {
+	more := ""
+	if len(bad) > 1 {
+		more = fmt.Sprintf(" and %d more", len(bad)-1)
+	}
+	return "git could not read part of the work tree (" + bad[0] + more + "), so a change there would not be seen: this run is not reusable"
 }
 
 // with records the fingerprint of tree and s.Extra, or why there is none.

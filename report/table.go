@@ -5,8 +5,11 @@ package report
 
 import (
 	"fmt"
+	"errors"
 	"io"
+	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -166,6 +169,7 @@ func results(w io.Writer, checks []receipt.Check, v receipt.Verdict, warnings []
 			writeFailure(w, c, failTail, p)
 		}
 	}
+	warnings = append(slices.Clone(warnings), incompleteLogs(checks)...)
 	if len(warnings) > 0 {
 		fmt.Fprintln(w)
 		for _, warn := range warnings {
@@ -206,4 +210,29 @@ func lastLines(lines []string, n int) []string {
 		return lines[len(lines)-n:]
 	}
 	return lines
+}
+
+// incompleteLogs are warnings for the checks whose full log could not be
+// written whole (a full disk), where no failure block already says so: a
+// pass says "verified" with a word that its logs are not there.
+func incompleteLogs(checks []receipt.Check) []string {
+	var out []string
+	for _, c := range checks {
+		if c.LogNote == "" || verdict.Status(c.Status).Failing() {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s: the full log was not written (%s)", c.Name, strings.TrimPrefix(logLine(c.LogNote, c.Log), "log incomplete: ")))
+	}
+	return out
+}
+
+// ReceiptNotWritten is the warning beside the verdict of a run whose
+// receipt could not be written (a full disk): `vbd last` will not show it
+// and no later run can reuse it.
+func ReceiptNotWritten(err error) string {
+	why := err.Error()
+	if errno := syscall.Errno(0); errors.As(err, &errno) {
+		why = errno.Error()
+	}
+	return "the receipt was not written (" + why + "): `vbd last` will not show this run, and no later run can reuse it"
 }

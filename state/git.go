@@ -93,6 +93,14 @@ func Git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 // and stderr are never vbd's: in hook mode vbd's stdout is the harness's
 // protocol.
 func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
+	out, _, err := g.RunWarnings(ctx, args...)
+	return out, err
+}
+
+// RunWarnings is Run, also returning what git wrote to stderr when it
+// succeeded: the warnings of a command that went on (git status that
+// could not open a directory).
+func (g GitCmd) RunWarnings(ctx context.Context, args ...string) (out, warnings []byte, err error) {
 	if g.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, g.Timeout)
@@ -122,9 +130,9 @@ func (g GitCmd) Run(ctx context.Context, args ...string) ([]byte, error) {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			err = fmt.Errorf("%w (%w)", err, ctxErr)
 		}
-		return stdout.Bytes(), &GitError{Args: args, Dir: g.Dir, Stderr: strings.TrimSpace(stderr.String()), Err: err}
+		return stdout.Bytes(), nil, &GitError{Args: args, Dir: g.Dir, Stderr: strings.TrimSpace(stderr.String()), Err: err}
 	}
-	return stdout.Bytes(), nil
+	return stdout.Bytes(), stderr.Bytes(), nil
 }
 
 // repoEnvVar reports whether k is one of git's repository variables, which

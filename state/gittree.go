@@ -68,6 +68,8 @@ type Tree struct {
 	HeadTree string
 
 	statePath, indexPath string
+	// unreadable is what git status could not read (Unreadable).
+	unreadable []string
 	g                    GitCmd
 	opts                 WalkOptions
 
@@ -269,11 +271,12 @@ func (t *Tree) listIndex(ctx context.Context) error {
 // readStatus runs git status in g.Dir and keeps its records: the tracked
 // changes in t.status, the untracked files, sorted, in t.untracked.
 func (t *Tree) readStatus(ctx context.Context, g GitCmd, untracked string) error {
-	out, err := g.Run(ctx, "status", "--porcelain=v2", "-z", untracked,
+	out, warnings, err := g.RunWarnings(ctx, "status", "--porcelain=v2", "-z", untracked,
 		"--ignore-submodules=none", "--no-renames", "--branch", "--no-ahead-behind")
 	if err != nil {
 		return fmt.Errorf("compare the work tree with the index: %w", err)
 	}
+	t.unreadable = unreadableOf(warnings)
 	st, err := ParseStatus(out)
 	if err != nil {
 		return err
@@ -468,4 +471,22 @@ func Locate(ctx context.Context, dir string, opts WalkOptions) (Repo, *Tree, err
 		return Repo{}, nil, err
 	}
 	return t.Repo(), t, nil
+}
+
+// Unreadable lists what git status said it could not read ("d/f.txt:
+// Permission denied", "could not open directory 'd/'"): a change there is
+// invisible to it, and so to the fingerprint. Empty when it read it all.
+func (t *Tree) Unreadable() []string { return t.unreadable }
+
+// unreadableOf picks, from git status's warnings (LC_ALL=C), the lines
+// that say part of the work tree could not be read.
+func unreadableOf(warnings []byte) []string {
+	var out []string
+	for line := range strings.SplitSeq(strings.TrimSpace(string(warnings)), "\n") {
+		if strings.Contains(line, "Permission denied") || strings.Contains(line, "could not open directory") ||
+			strings.Contains(line, "Operation not permitted") {
+			out = append(out, strings.TrimPrefix(strings.TrimSpace(line), "warning: "))
+		}
+	}
+	return out
 }

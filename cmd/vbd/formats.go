@@ -47,6 +47,8 @@ func renderRun(e env, v *gate.Verification, name string, g *Globals, verbose boo
 	r, err := v.Save(nil)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "vbd: warning: could not write the receipt: %v\n", err)
+		// Beside the verdict too, where a person reads "verified".
+		r.Warnings = append(r.Warnings, report.ReceiptNotWritten(err))
 	}
 	if f.Machine {
 		if err := report.Results(e.stderr, r, g.reportOptions(e.stderr, verbose)); err != nil {

@@ -135,7 +135,7 @@ func testCodexAppServerTrust(t *testing.T, bins, vbd string) {
 	}
 	install := func(budget string) {
 		t.Helper()
-		if out, err := r.command(env, vbd, "install", "codex", "--budget", budget).CombinedOutput(); err != nil {
+		if out, err := r.command(env, vbd, "install", "codex", "--budget", budget).CombinedOutput(); installErr(err) != nil {
 			t.Fatalf("vbd install codex: %v\n%s", err, out)
 		}
 	}

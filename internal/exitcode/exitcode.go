@@ -20,10 +20,15 @@ import (
 //	2  nothing verified: no checks, all vacuous or skipped, tests due but none
 //	   proved anything, or vbd itself could not run (bad flag, bad config,
 //	   internal error); not a pass
+//	3  vbd install only: the hooks are written, but the harness does not
+//	   trust them yet, so it runs none and the gate is off until the steps
+//	   vbd install printed are done. Never a hook's or the guard's answer:
+//	   a harness reads an unknown code as "allow".
 const (
 	Verified        = 0
 	Failed          = 1
 	NothingVerified = 2
+	NotTrusted      = 3
 )
 
 // Table is the table above as shown to users.
@@ -33,7 +38,9 @@ const Table = `Exit codes:
      ran out before it ran
   2  nothing verified: no checks found, all vacuous or skipped, tests due but
      none proved anything, or vbd itself could not run (bad flag, bad config,
-     internal error). This is not a pass.`
+     internal error). This is not a pass.
+  3  vbd install only: installed, but the harness does not trust the hooks
+     yet, so the gate is off until you do the steps it printed.`
 
 // UsageError is a problem with how vbd was called or configured. It exits 2,
 // never kong's default 80, because a harness reads unknown codes as "allow".
@@ -79,7 +86,7 @@ func Of(err error) int {
 		return NothingVerified
 	}
 	switch code := c.ExitCode(); code {
-	case Verified, Failed, NothingVerified:
+	case Verified, Failed, NothingVerified, NotTrusted:
 		return code
 	}
 	return NothingVerified

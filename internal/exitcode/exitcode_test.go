@@ -30,6 +30,7 @@ func TestCodeOf(t *testing.T) {
 		"an internal error is nothing verified":        {errors.New("internal"), NothingVerified},
 		"any error with ExitCode is honoured":          {fmt.Errorf("x: %w", coded(Failed)), Failed},
 		"a code outside the table is nothing verified": {coded(80), NothingVerified},
+		"install's not-trusted code passes through":    {&CodeError{Code: NotTrusted}, NotTrusted},
 		"a child's exit status is not vbd's":           {fmt.Errorf("git: %w", childExit), NothingVerified},
 	}
 	for name, c := range cases {
