@@ -4,8 +4,8 @@
 package report
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"

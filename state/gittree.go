@@ -70,8 +70,8 @@ type Tree struct {
 	statePath, indexPath string
 	// unreadable is what git status could not read (Unreadable).
 	unreadable []string
-	g                    GitCmd
-	opts                 WalkOptions
+	g          GitCmd
+	opts       WalkOptions
 
 	// indexed is closed once the index is read (tracked, index): the
 	// first part of the listing, ready before git's walk of the work tree
