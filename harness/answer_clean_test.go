@@ -112,25 +112,16 @@ func FuzzAnswersAreClean(f *testing.F) {
 				_ = json.Unmarshal(SyntheticEvent(n, e.Name, "/repo", "s"), &in)
 				in["session_id"] = "s" + s
 				stdin, _ := json.Marshal(in)
-				var stdout, stderr bytes.Buffer
-				code := Serve(context.Background(), Options{Harness: string(n), MaxBlocks: DefaultMaxBlocks}, Env{
-					Stdin: bytes.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
-					Getenv:           func(string) string { return "" },
-					Locate:           func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
-					Fingerprint:      func(string) (string, error) { return "tree", nil },
-					Verify:           verify,
-					FallbackStateDir: t.TempDir(),
-					margin:           testMargin,
-				})
+				stdout, stderr, code := serveFake(t, n, stdin, verify)
 				what := fmt.Sprintf("%s %s, verification %d, input %q", n, e.Name, int(which)%len(verifies), s)
 				if code != exitcode.Verified && code != exitcode.NothingVerified {
 					// 3 is vbd install's alone; a harness reads it as allow.
 					t.Fatalf("%s: exit %d: a hook answers with 0 or 2 only", what, code)
 				}
-				r := Interpret(n, e.Name, stdout.String(), stderr.String(), code)
-				cleanAnswer(t, what, stdout.String(), stderr.String(), r.Reason)
+				r := Interpret(n, e.Name, stdout, stderr, code)
+				cleanAnswer(t, what, stdout, stderr, r.Reason)
 				if blocks && !r.Blocks && !(n == Cursor && e.Name != "stop") {
-					t.Fatalf("%s: allowed (%s): exit %d, stdout %q, stderr %q", what, r.Why, code, stdout.String(), stderr.String())
+					t.Fatalf("%s: allowed (%s): exit %d, stdout %q, stderr %q", what, r.Why, code, stdout, stderr)
 				}
 			}
 		}
@@ -152,4 +143,21 @@ func TestWriteAnswerCleansAnyAnswer(t *testing.T) {
 	if want := "note \uFFFD\n"; stderr.String() != want {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
+}
+
+// serveFake runs vbd hook for harness n on stdin, over the fake
+// verification verify, in temp state dirs, and returns what it answered.
+func serveFake(t *testing.T, n Name, stdin []byte, verify func(context.Context, Request) (*Run, error)) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = Serve(context.Background(), Options{Harness: string(n), MaxBlocks: DefaultMaxBlocks}, Env{
+		Stdin: bytes.NewReader(stdin), Stdout: &out, Stderr: &errOut,
+		Getenv:           func(string) string { return "" },
+		Locate:           func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
+		Fingerprint:      func(string) (string, error) { return "tree", nil },
+		Verify:           verify,
+		FallbackStateDir: t.TempDir(),
+		margin:           testMargin,
+	})
+	return out.String(), errOut.String(), code
 }

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bytes"
 	"context"
 	"testing"
 )
@@ -36,18 +35,9 @@ func FuzzServe(f *testing.F) {
 		if in.Harness == Cursor && in.Status != "" && in.Status != "completed" {
 			return
 		}
-		var stdout, stderr bytes.Buffer
-		code := Serve(context.Background(), Options{Harness: string(n), MaxBlocks: DefaultMaxBlocks}, Env{
-			Stdin: bytes.NewReader(stdin), Stdout: &stdout, Stderr: &stderr,
-			Getenv:           func(string) string { return "" },
-			Locate:           func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
-			Fingerprint:      func(string) (string, error) { return "tree", nil },
-			Verify:           func(context.Context, Request) (*Run, error) { return failingRun(), nil },
-			FallbackStateDir: t.TempDir(),
-			margin:           testMargin,
-		})
-		if r := Interpret(in.Harness, in.Event, stdout.String(), stderr.String(), code); !r.Blocks {
-			t.Fatalf("%s allowed a stop on a failing tree (%s): input %q, exit %d, stdout %q", n, r.Why, stdin, code, stdout.String())
+		stdout, stderr, code := serveFake(t, n, stdin, func(context.Context, Request) (*Run, error) { return failingRun(), nil })
+		if r := Interpret(in.Harness, in.Event, stdout, stderr, code); !r.Blocks {
+			t.Fatalf("%s allowed a stop on a failing tree (%s): input %q, exit %d, stdout %q", n, r.Why, stdin, code, stdout)
 		}
 	})
 }

@@ -180,24 +180,23 @@ func (sc *scrubber) feed(out, data []byte) []byte {
 			switch {
 			case c == '[':
 				sc.startCSI()
+				i++
+				continue
 			case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
 				sc.st = inString
+				i++
+				continue
+			}
+			fallthrough
+		case inEscMid:
+			// ESC, intermediate bytes, then one final byte.
+			switch {
 			case c >= 0x20 && c <= 0x2f:
 				sc.st = inEscMid
 			case c >= 0x30 && c <= 0x7e:
 				sc.st = inText
 			default:
 				// Not part of an escape: it is read again as text.
-				sc.st = inText
-				continue
-			}
-			i++
-		case inEscMid:
-			switch {
-			case c >= 0x20 && c <= 0x2f:
-			case c >= 0x30 && c <= 0x7e:
-				sc.st = inText
-			default:
 				sc.st = inText
 				continue
 			}
