@@ -3,8 +3,10 @@ package guard
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/vbd-dev/vbd/harness"
 )
@@ -45,22 +47,32 @@ func TestServeProtocols(t *testing.T) {
 	}
 }
 
-// FuzzServe: any stdin gets exit 0 or 2, and stdout is empty or one JSON
-// object.
+// FuzzServe: any stdin gets exit 0 or 2, stdout is empty or one JSON
+// object, and no answer holds ESC, BEL or NUL, in its bytes or in the
+// strings the harness decodes, or is anything but UTF-8 (issue 22 §5: the
+// agent's own command, quoted in a reason, is cleaned too).
 func FuzzServe(f *testing.F) {
+	f.Add(`{"tool_name":"Bash","tool_input":{"command":"pkill \u001b]52;c;aGk=\u0007 x\u0000"}}`)
+	f.Add("{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"nohup \xff\x1b]0;t\x07 x\"}}")
 	f.Add(`{"tool_name":"Bash","tool_input":{"command":"git commit -n"}}`)
 	f.Add(`{"toolName":"bash","toolArgs":"{\"command\":\"a &\"}"}`)
 	f.Add(`{"tool_name":"apply_patch","tool_input":{"x":"*** Begin Patch\n*** Add File: .vbd.toml"}}`)
 	f.Fuzz(func(t *testing.T, stdin string) {
 		for _, n := range []harness.Name{harness.Claude, harness.Codex, harness.Gemini, harness.Copilot} {
-			out, _, code := serve(t, n, stdin)
+			out, errs, code := serve(t, n, stdin)
 			if code != 0 && code != 2 {
 				t.Fatalf("%s: exit %d", n, code)
+			}
+			if strings.ContainsAny(out+errs, "\x1b\x07\x00") || !utf8.ValidString(out+errs) {
+				t.Fatalf("%s: the answer holds a control byte or is not UTF-8: stdout %q stderr %q", n, out, errs)
 			}
 			if out != "" {
 				var m map[string]any
 				if err := json.Unmarshal([]byte(out), &m); err != nil {
 					t.Fatalf("%s: stdout %q is not one JSON object: %v", n, out, err)
+				}
+				if s := fmt.Sprint(m); strings.ContainsAny(s, "\x1b\x07\x00") {
+					t.Fatalf("%s: a decoded string of the answer holds a control byte: %q", n, s)
 				}
 			}
 		}
