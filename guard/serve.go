@@ -44,51 +44,30 @@ func Serve(n harness.Name, e Env) (code int) {
 		return 0
 	}
 	cwd, _ := m["cwd"].(string)
-	ctx := Context{Home: e.Getenv("HOME"), GoEnvFile: GoEnvFile(e.Getenv), Cwd: cwd, Exe: e.Exe, BackgroundHint: backgroundHint(n)}
+	g, _ := harness.GuardOf(n)
+	ctx := Context{Home: e.Getenv("HOME"), GoEnvFile: GoEnvFile(e.Getenv), Cwd: cwd, Exe: e.Exe, BackgroundHint: g.BackgroundHint}
 	d := Check(ReadCall(m), ctx)
-	a := respond(dialectOf(n, m), d)
+	a := respond(dialectOf(n, g.Dialect, m), d)
 	// The answer, cleaned where every answer to a harness is written.
 	harness.WriteAnswer(e.Stdout, e.Stderr, harness.Answer{Stdout: line(a.stdout), Stderr: line(a.stderr)})
 	return a.code
 }
 
-func backgroundHint(n harness.Name) string {
-	if n == harness.Claude {
-		return "the Bash tool's own `run_in_background` (Claude Code's background facility)"
-	}
-	return ""
-}
-
-// dialect is how the harness that sent the input reads the answer.
-type dialect int
-
-const (
-	claudeDialect        dialect = iota // hookSpecificOutput.permissionDecision
-	copilotDialect                      // top-level permissionDecision (toolName/toolArgs input)
-	copilotPascalDialect                // Copilot CLI running Claude's hooks: exit 2 denies
-	codexDialect                        // exit 2 + stderr denies; no ask
-	geminiDialect                       // {"decision":"deny"}; no ask
-)
-
-// dialectOf names the answer's dialect from the harness on the command
-// line and the input's shape: Copilot CLI runs a repository's Claude hooks
-// with its own input.
-func dialectOf(n harness.Name, m map[string]any) dialect {
+// dialectOf names the answer's dialect from the harness's own (its
+// Spec's guard) and the input's shape: Copilot CLI runs a repository's
+// Claude hooks with its own input.
+func dialectOf(n harness.Name, own harness.GuardDialect, m map[string]any) harness.GuardDialect {
 	_, copilotArgs := m["toolArgs"]
 	_, tsIsString := m["timestamp"].(string)
 	_, hasMode := m["permission_mode"]
 	_, hasUseID := m["tool_use_id"]
 	switch {
 	case copilotArgs:
-		return copilotDialect
-	case n == harness.Copilot || (n == harness.Claude && tsIsString && !hasMode && !hasUseID):
-		return copilotPascalDialect
-	case n == harness.Codex:
-		return codexDialect
-	case n == harness.Gemini:
-		return geminiDialect
+		return harness.CopilotGuard
+	case n == harness.Claude && tsIsString && !hasMode && !hasUseID:
+		return harness.CopilotPascalGuard
 	}
-	return claudeDialect
+	return own
 }
 
 type answer struct {
@@ -96,29 +75,29 @@ type answer struct {
 	code           int
 }
 
-func respond(dl dialect, d Decision) answer {
+func respond(dl harness.GuardDialect, d Decision) answer {
 	if d.Verdict == Allow {
 		return answer{}
 	}
 	reason := "vbd guard: " + d.Reason()
 	verdict := d.Verdict.String()
 	switch dl {
-	case claudeDialect:
+	case harness.ClaudeGuard:
 		return answer{stdout: encode(map[string]any{"hookSpecificOutput": map[string]any{
 			"hookEventName": "PreToolUse", "permissionDecision": verdict, "permissionDecisionReason": reason,
 		}})}
-	case copilotDialect:
+	case harness.CopilotGuard:
 		return answer{stdout: encode(map[string]any{"permissionDecision": verdict, "permissionDecisionReason": reason})}
-	case copilotPascalDialect:
+	case harness.CopilotPascalGuard:
 		if d.Verdict == Deny {
 			return answer{stderr: reason, code: 2}
 		}
 		return answer{stdout: encode(map[string]any{"permissionDecision": verdict, "permissionDecisionReason": reason})}
-	case codexDialect:
+	case harness.CodexGuard:
 		if d.Verdict == Deny {
 			return answer{stderr: reason, code: 2}
 		}
-	case geminiDialect:
+	case harness.GeminiGuard:
 		if d.Verdict == Deny {
 			return answer{stdout: encode(map[string]any{"decision": "deny", "reason": reason})}
 		}

@@ -25,6 +25,9 @@ var claudeSpec = Spec{
 	shape:      groupShape, wrapped: true, TimeoutUnit: time.Second,
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
 	Needs: "Claude Code reads hooks when a session starts: restart it, or review them with /hooks.",
+	guard: &GuardSpec{
+		Event: "PreToolUse", Matcher: "Bash|Edit|Write|MultiEdit", CanAsk: true, Dialect: ClaudeGuard,
+		BackgroundHint: "the Bash tool's own `run_in_background` (Claude Code's background facility)"},
 	trustFacts: trustFacts{
 		// Measured with --max-blocks 0: 9 block receipts, then "A hook
 		// blocked the turn from ending 9 consecutive times—overriding and

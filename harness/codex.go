@@ -17,6 +17,7 @@ var codexSpec = Spec{
 	shape:     groupShape, wrapped: true, TimeoutUnit: time.Second,
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
 	Needs: "Older Codex versions also need `[features] codex_hooks = true` in ~/.codex/config.toml; then the two trust steps below.",
+	guard: &GuardSpec{Event: "PreToolUse", Dialect: CodexGuard},
 	trustFacts: trustFacts{
 		trust:      CodexTrust,
 		trustSteps: codexTrustSteps,

@@ -17,6 +17,7 @@ var geminiSpec = Spec{
 	shape:     geminiShape, wrapped: true, TimeoutUnit: time.Millisecond,
 	DefaultTimeout: 60 * time.Second, DefaultBudget: 50 * time.Second,
 	Needs: "Gemini CLI warns about project hooks that are new or changed on its next interactive run; it runs them only in a trusted folder (below).",
+	guard: &GuardSpec{Event: "BeforeTool", Matcher: "run_shell_command|write_file|replace", Dialect: GeminiGuard},
 	trustFacts: trustFacts{
 		trust: func(_ context.Context, o TrustOptions) Trust { return GeminiTrust(o) },
 		trustSteps: func(root string) []string {

@@ -21,26 +21,56 @@ type GuardSpec struct {
 	// Copilot CLI); elsewhere an edit of the gate's config goes ahead and
 	// the stop gate compares the plan with the session's.
 	CanAsk bool
+	// Dialect is how the harness reads the guard's answer.
+	Dialect GuardDialect
+	// BackgroundHint names the harness's own way to run a command in the
+	// background, which the guard suggests in place of an untracked job
+	// ("" = none).
+	BackgroundHint string
+}
+
+// GuardDialect is how a harness reads the guard's answer to its pre-tool
+// hook (package guard writes each).
+type GuardDialect int
+
+const (
+	// ClaudeGuard: hookSpecificOutput.permissionDecision.
+	ClaudeGuard GuardDialect = iota
+	// CopilotGuard: a top-level permissionDecision (Copilot CLI's own
+	// toolName/toolArgs input).
+	CopilotGuard
+	// CopilotPascalGuard: Copilot CLI running Claude-style hooks; exit 2
+	// denies.
+	CopilotPascalGuard
+	// CodexGuard: exit 2 with the reason on stderr denies; no ask.
+	CodexGuard
+	// GeminiGuard: {"decision":"deny"}; no ask.
+	GeminiGuard
+)
+
+// GuardedNames lists the harnesses vbd guards, in display order.
+func GuardedNames() []Name {
+	var out []Name
+	for _, s := range specs {
+		if s.guard != nil {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // GuardTimeout is the harness timeout of the guard's entry: the guard
 // reads one command and answers in milliseconds.
 const GuardTimeout = 10 * time.Second
 
-// guardSpecs are the harnesses whose pre-tool hook can refuse a tool call.
-// Cursor's beforeShellExecution, OpenHands' and Devin's PreToolUse are not
-// confirmed against their clients, so vbd installs no guard there.
-var guardSpecs = map[Name]GuardSpec{
-	Claude:  {Event: "PreToolUse", Matcher: "Bash|Edit|Write|MultiEdit", CanAsk: true},
-	Codex:   {Event: "PreToolUse"},
-	Gemini:  {Event: "BeforeTool", Matcher: "run_shell_command|write_file|replace"},
-	Copilot: {Event: "preToolUse", CanAsk: true},
-}
-
-// GuardOf returns the pre-tool event of harness n, if vbd guards it.
+// GuardOf returns the pre-tool event of harness n, if vbd guards it: the
+// guard field of its Spec, in the harness's own file.
 func GuardOf(n Name) (GuardSpec, bool) {
-	g, ok := guardSpecs[n]
-	return g, ok
+	spec, ok := Lookup(n)
+	if !ok || spec.guard == nil {
+		return GuardSpec{}, false
+	}
+	return *spec.guard, true
 }
 
 // GuardHook is the guard's entry in a harness config.

@@ -126,6 +126,11 @@ type Spec struct {
 	DefaultBudget time.Duration
 	// Needs says what the user still has to do after vbd install.
 	Needs string
+	// guard is the pre-tool event where vbd install puts the guard; nil
+	// when the harness has no pre-tool hook that can refuse a call, or vbd
+	// has not confirmed it against the client (Cursor's
+	// beforeShellExecution, OpenHands' and Devin's PreToolUse).
+	guard *GuardSpec
 	trustFacts
 	protocol
 }

@@ -12,7 +12,7 @@ import (
 // the moves that walk around the gate and asks before an edit of its
 // configuration. vbd install puts it on the harness's pre-tool event.
 type guardCmd struct {
-	Harness string `arg:"" enum:"claude,codex,gemini,copilot" help:"The harness whose pre-tool hook this is: claude, codex, gemini or copilot."`
+	Harness string `arg:"" enum:"${guard_harnesses}" help:"The harness whose pre-tool hook this is: ${guarded}."`
 }
 
 func (c *guardCmd) Run(e env) error {

@@ -69,7 +69,9 @@ func hookParserOption() kong.Option {
 //     harnesses that cannot refuse a stop (harness.BystanderNames);
 //   - hook_harnesses: vbd hook's enum, with auto;
 //   - install_targets: vbd install's enum, with git and the bystanders;
-//   - uninstall_targets: vbd uninstall's, with git.
+//   - uninstall_targets: vbd uninstall's, with git;
+//   - guard_harnesses, guarded: vbd guard's enum and its help ("a, b or
+//     c"), the harnesses whose Spec has a guard.
 func harnessVars() kong.Vars {
 	names := func(list []harness.Name) []string {
 		out := make([]string, 0, len(list))
@@ -80,12 +82,19 @@ func harnessVars() kong.Vars {
 	}
 	refusers, bystanders := names(harness.Names), names(harness.BystanderNames)
 	enum := strings.Join(refusers, ",")
+	guarded := names(harness.GuardedNames())
+	guardedHelp := strings.Join(guarded, ", ")
+	if last := len(guarded) - 1; last > 0 {
+		guardedHelp = strings.Join(guarded[:last], ", ") + " or " + guarded[last]
+	}
 	return kong.Vars{
 		"harnesses":         strings.Join(refusers, ", "),
 		"bystanders":        strings.Join(bystanders, ", "),
 		"hook_harnesses":    enum + "," + string(harness.Auto),
 		"install_targets":   enum + "," + install.Git + "," + strings.Join(bystanders, ","),
 		"uninstall_targets": enum + "," + install.Git,
+		"guard_harnesses":   strings.Join(guarded, ","),
+		"guarded":           guardedHelp,
 		"hook_max_blocks":   strconv.Itoa(harness.DefaultMaxBlocks),
 	}
 }
