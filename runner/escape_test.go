@@ -263,16 +263,20 @@ func TestRecoverOrphansAfterAKilledVbd(t *testing.T) {
 	}
 }
 
-// Run records each check's group while it runs and removes the record
-// when the check ends; a check leader carries Pdeathsig.
+// Run records itself before any check starts (a check's own record can
+// only follow its Start: a vbd killed in that gap must still leave a
+// record, crash_recovery), records each check's group while it runs, and
+// removes both when the run ends; a check leader carries Pdeathsig.
 func TestRunRecordsItsGroups(t *testing.T) {
 	stateDir := t.TempDir()
 	owned := filepath.Join(stateDir, "owned")
-	// The record is written just after the check starts: wait for it.
-	task := sh("looks", "i=0; while [ $i -lt 100 ] && [ -z \"$(ls "+owned+" 2>/dev/null)\" ]; do sleep 0.05; i=$((i+1)); done; ls "+owned+" | wc -l")
+	// The check's first command counts the records; then it waits for
+	// its group's record, written just after it started.
+	task := sh("looks", "first=$(ls "+owned+" 2>/dev/null | wc -l); i=0; while [ $i -lt 100 ] && [ \"$(ls "+owned+" | wc -l)\" -lt 2 ]; do sleep 0.05; i=$((i+1)); done; echo $first $(ls "+owned+" | wc -l)")
 	rs := Run(context.Background(), []Task{task}, Options{StateDir: stateDir})
-	if rs[0].Status != Exited || strings.Join(rs[0].Tail, "") != "1" {
-		t.Errorf("while running, the state dir held %q records, want 1", rs[0].Tail)
+	got := strings.Fields(strings.Join(rs[0].Tail, ""))
+	if rs[0].Status != Exited || len(got) != 2 || got[0] == "0" || got[1] != "2" {
+		t.Errorf("records before the check's first command and while it ran: %q, want at least 1, then 2 (the run's and the group's)", rs[0].Tail)
 	}
 	if left, _ := os.ReadDir(owned); len(left) != 0 {
 		t.Errorf("%d records left after the run", len(left))

@@ -32,6 +32,16 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 	}
 	self := state.Self()
 	marker := fmt.Sprintf("%d.%d.%d", self.PID, self.Start, time.Now().UnixNano())
+	if opts.StateDir != "" && len(tasks) > 0 {
+		// Recorded before any check starts: a check's own record (its
+		// pgid) can only be written after its Start, and a vbd killed in
+		// that gap left a check running that nothing recorded
+		// (crash_recovery, under load). This record's pgid 0 names no
+		// group; any record of a dead vbd makes recovery kill every
+		// process carrying its checks' marker (killMarked, Linux).
+		release, _ := state.Own(opts.StateDir, state.KindGroup, "0:"+marker)
+		defer release()
+	}
 	runCtx, cancel := budgetContext(ctx, opts.Budget)
 	defer cancel()
 	rp := &reaper{}
