@@ -44,10 +44,18 @@ func TestWatchdogWaitsForTheKill(t *testing.T) {
 	var killed atomic.Bool
 	var recs []Recorded
 	var recMu sync.Mutex
+	// One state dir, which is also the fallback: under load the deadline
+	// can answer before the verification's goroutine has located the
+	// repository, and then counts the block in the fallback store. Left
+	// unset, that was the user's cache dir, where each such run added one
+	// to the session's count (Blocks 2, 3, …, and 0 once the cap
+	// released it).
+	stateDir := t.TempDir()
 	env := Env{
 		Stdin: bytes.NewReader(SyntheticEvent(Codex, "Stop", "/repo", "w")), Stdout: stdout, Stderr: &stderr,
-		Getenv: func(string) string { return "" },
-		Locate: func(string) (string, string, error) { return "/repo", t.TempDir(), nil },
+		Getenv:           func(string) string { return "" },
+		Locate:           func(string) (string, string, error) { return "/repo", stateDir, nil },
+		FallbackStateDir: stateDir,
 		Verify: func(ctx context.Context, _ Request) (*Run, error) {
 			<-ctx.Done() // the watchdog's soft deadline
 			// Still killing when vbd answers: finish only after the
