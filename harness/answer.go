@@ -190,16 +190,11 @@ func Interpret(n Name, event string, stdout, stderr string, code int) Reading {
 	// Unknown harness: the JSON block is the common denominator.
 	out := strings.TrimSpace(stdout)
 	if code == 0 && out != "" {
-		if m, err := decodeObject(out); err == nil && str(m, "decision") == "block" {
+		if m, err := ParseInput([]byte(out)); err == nil && str(m, "decision") == "block" {
 			return Reading{Blocks: true, Reason: str(m, "reason"), Why: "decision block"}
 		}
 	}
 	return Reading{Why: "no JSON block: allow"}
-}
-
-// decodeObject decodes exactly one JSON object.
-func decodeObject(s string) (map[string]any, error) {
-	return ParseInput([]byte(s))
 }
 
 // WriteAnswer is the one way vbd gives a harness its answer (the stop

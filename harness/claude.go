@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -84,7 +83,7 @@ func interpretClaudeLike(deny bool) func(event, stdout, stderr string, code int)
 		if !strings.HasPrefix(out, "{") {
 			return Reading{Why: "exit 0 without JSON: allow"}
 		}
-		m, err := decodeObject(out)
+		m, err := ParseInput([]byte(out))
 		if err != nil {
 			return Reading{Why: "stdout starts with { but is not valid JSON: non-blocking error"}
 		}
@@ -125,13 +124,4 @@ func syntheticClaude(event, dir, session string) map[string]any {
 		m["source"] = "startup"
 	}
 	return m
-}
-
-// hookEnv is os.Environ plus what harness n adds for its hooks.
-func hookEnv(n Name, dir string) []string {
-	env := os.Environ()
-	if spec := specOf(n); spec.env != nil {
-		env = append(env, spec.env(dir)...)
-	}
-	return env
 }

@@ -61,7 +61,7 @@ func interpretCodex(_, stdout, stderr string, code int) Reading {
 	if code != 0 || out == "" {
 		return Reading{Why: "exit 0 and empty stdout, or another exit: allow"}
 	}
-	m, err := decodeObject(out)
+	m, err := ParseInput([]byte(out))
 	if err != nil {
 		return Reading{Why: "invalid stop hook JSON output: failed, allow"}
 	}

@@ -68,7 +68,7 @@ func interpretCopilot(_, stdout, _ string, code int) Reading {
 	if code != 0 || out == "" {
 		return Reading{Why: "empty stdout or non-zero exit (exit 2 is only a warning): allow"}
 	}
-	m, err := decodeObject(out)
+	m, err := ParseInput([]byte(out))
 	if err != nil {
 		return Reading{Why: "invalid JSON or several objects: allow"}
 	}

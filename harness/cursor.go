@@ -54,7 +54,7 @@ func interpretCursor(_, stdout, _ string, code int) Reading {
 	if code != 0 || out == "" {
 		return Reading{Why: "empty stdout or non-zero exit: allow"}
 	}
-	m, err := decodeObject(out)
+	m, err := ParseInput([]byte(out))
 	if err != nil {
 		return Reading{Why: "invalid JSON: allow"}
 	}

@@ -66,7 +66,7 @@ func interpretGemini(_, stdout, stderr string, code int) Reading {
 	if text == "" {
 		return Reading{Why: "no output: allow"}
 	}
-	m, err := decodeObject(text)
+	m, err := ParseInput([]byte(text))
 	if err != nil {
 		if code == 0 || code == 1 {
 			return Reading{Reason: text, Why: "plain text with exit 0 or 1: allow with a message"}

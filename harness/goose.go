@@ -61,7 +61,7 @@ func interpretGoose(_, stdout, stderr string, code int) Reading {
 	}
 	out := strings.TrimSpace(stdout)
 	if strings.HasPrefix(out, "{") {
-		if m, err := decodeObject(out); err == nil && str(m, "decision") == "block" {
+		if m, err := ParseInput([]byte(out)); err == nil && str(m, "decision") == "block" {
 			return Reading{Blocks: true, Reason: orDefault(str(m, "reason"), "denied by plugin hook"), Why: "decision block"}
 		}
 	}

@@ -60,7 +60,7 @@ func interpretQwen(_, stdout, stderr string, code int) Reading {
 	if text == "" {
 		return Reading{Why: "no output: allow"}
 	}
-	m, err := decodeObject(text)
+	m, err := ParseInput([]byte(text))
 	switch {
 	case err != nil && code == 2:
 		return Reading{Blocks: true, Reason: text, Why: "exit 2 with plain text: deny"}

@@ -1,6 +1,9 @@
 package harness
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"os"
+)
 
 // SyntheticEvent is the stdin a harness would send a hook for event, in its
 // own shape (docs/harness-contracts.md), for a session in dir. vbd doctor
@@ -17,8 +20,12 @@ func SyntheticEvent(n Name, event, dir, session string) []byte {
 	return b
 }
 
-// HookEnv is the environment a harness adds for its hooks, as far as the
-// contract knows it.
+// HookEnv is os.Environ plus what harness n adds for its hooks, as far as
+// the contract knows it.
 func HookEnv(n Name, dir string) []string {
-	return hookEnv(n, dir)
+	env := os.Environ()
+	if spec := specOf(n); spec.env != nil {
+		env = append(env, spec.env(dir)...)
+	}
+	return env
 }
