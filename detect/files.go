@@ -44,12 +44,12 @@ func ListFiles(ctx context.Context, root string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Under(files, t.Prefix), nil
+	return under(files, t.Prefix), nil
 }
 
-// Under keeps the files below prefix (a Tree's Prefix: "" or a slash path
+// under keeps the files below prefix (a Tree's Prefix: "" or a slash path
 // ending in "/") and makes them relative to it.
-func Under(files []string, prefix string) []string {
+func under(files []string, prefix string) []string {
 	if prefix == "" {
 		return files
 	}

@@ -40,9 +40,9 @@ var negation = lazyre.New(`(?i)(?:\b(?:not|no|never|cannot|without|unless|until|
 // clauseEnd splits a message into clauses; a claim counts only in its own.
 var clauseEnd = lazyre.New(`[.!?;:,\n]|\s[-–—]\s|\bbut\b`)
 
-// FindClaim returns the words of the first claim of success in an agent's
+// findClaim returns the words of the first claim of success in an agent's
 // final message, as written, or "" when it makes none.
-func FindClaim(message string) string {
+func findClaim(message string) string {
 	for _, sentence := range sentences(message) {
 		if strings.HasSuffix(strings.TrimSpace(sentence), "?") {
 			continue

@@ -174,10 +174,10 @@ func timeoutNumber(d time.Duration, unit time.Duration) json.Number {
 	return json.Number(fmt.Sprint(max(n, 1)))
 }
 
-// Merge returns data with vbd's hook installed: every entry that is not
+// mergeConfig returns data with vbd's hook installed: every entry that is not
 // vbd's is kept as it was, in order; vbd's earlier entries are replaced, so
 // merging twice gives the same bytes as merging once.
-func Merge(path string, data []byte, spec Spec, hook Hook, ours func(string) bool) ([]byte, error) {
+func mergeConfig(path string, data []byte, spec Spec, hook Hook, ours func(string) bool) ([]byte, error) {
 	doc, err := decodeDoc(path, data)
 	if err != nil {
 		return nil, err
@@ -231,9 +231,9 @@ func checkEventArrays(path string, events *object, spec Spec) error {
 	return nil
 }
 
-// Strip returns data without vbd's entries, and how many it removed. empty
+// stripConfig returns data without vbd's entries, and how many it removed. empty
 // is true when nothing is left that vbd did not write (the file can go).
-func Strip(path string, data []byte, spec Spec, ours func(string) bool) (out []byte, removed int, empty bool, err error) {
+func stripConfig(path string, data []byte, spec Spec, ours func(string) bool) (out []byte, removed int, empty bool, err error) {
 	doc, err := decodeDoc(path, data)
 	if err != nil {
 		return nil, 0, false, err
@@ -363,7 +363,7 @@ func Install(root string, spec Spec, hook Hook, ours func(string) bool) (Change,
 	case err != nil:
 		return ch, fmt.Errorf("cannot read %s: %w; vbd changed nothing. Make it readable, then run the command again", path, err)
 	}
-	out, err := Merge(path, old, spec, hook, ours)
+	out, err := mergeConfig(path, old, spec, hook, ours)
 	if err != nil {
 		return ch, err
 	}
@@ -389,7 +389,7 @@ func Uninstall(root string, spec Spec, ours func(string) bool) (Change, error) {
 	if err != nil {
 		return ch, fmt.Errorf("cannot read %s: %w; vbd changed nothing. Make it readable, then run the command again", path, err)
 	}
-	out, removed, empty, err := Strip(path, old, spec, ours)
+	out, removed, empty, err := stripConfig(path, old, spec, ours)
 	if err != nil || removed == 0 {
 		return ch, err
 	}

@@ -79,7 +79,7 @@ const claudeSettings = `{
 
 func TestMergeKeepsForeignKeysAndHooks(t *testing.T) {
 	spec, _ := Lookup(Claude)
-	out, err := Merge("settings.json", []byte(claudeSettings), spec, testHook(Claude), ours)
+	out, err := mergeConfig("settings.json", []byte(claudeSettings), spec, testHook(Claude), ours)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,12 +103,12 @@ func TestMergeKeepsForeignKeysAndHooks(t *testing.T) {
 		t.Errorf("want one vbd entry per event (4):\n%s", s)
 	}
 
-	again, err := Merge("settings.json", out, spec, testHook(Claude), ours)
+	again, err := mergeConfig("settings.json", out, spec, testHook(Claude), ours)
 	if err != nil || string(again) != s {
 		t.Errorf("merging twice changed the file (err %v):\n%s", err, again)
 	}
 
-	stripped, removed, empty, err := Strip("settings.json", out, spec, ours)
+	stripped, removed, empty, err := stripConfig("settings.json", out, spec, ours)
 	if err != nil || removed != 4 || empty {
 		t.Fatalf("Strip: removed %d empty %v err %v", removed, empty, err)
 	}
@@ -248,7 +248,7 @@ func TestInstallRefusesInvalidFiles(t *testing.T) {
 		})
 	}
 	var se *SyntaxError
-	_, err := Merge("s.json", []byte("{\n  \"a\": 1,\n  oops\n}"), spec, testHook(Claude), ours)
+	_, err := mergeConfig("s.json", []byte("{\n  \"a\": 1,\n  oops\n}"), spec, testHook(Claude), ours)
 	if !errors.As(err, &se) || se.Line != 3 {
 		t.Errorf("want a syntax error on line 3, got %v", err)
 	}
@@ -291,14 +291,14 @@ func TestHookCommand(t *testing.T) {
 // TestTiming: vbd's watchdog (budget + margin) always answers before the
 // timeout it writes, and the timeout follows ×1.5 + 30s.
 func TestTiming(t *testing.T) {
-	if tm := TimingFromSuite(30 * time.Second); tm.Timeout != 75*time.Second || tm.Budget != 65*time.Second {
+	if tm := timingFromSuite(30 * time.Second); tm.Timeout != 75*time.Second || tm.Budget != 65*time.Second {
 		t.Errorf("30s suite: %+v", tm)
 	}
-	if tm := TimingFromBudget(540 * time.Second); tm.Timeout != 600*time.Second {
+	if tm := timingFromBudget(540 * time.Second); tm.Timeout != 600*time.Second {
 		t.Errorf("540s budget: %+v", tm)
 	}
 	for _, d := range []time.Duration{0, time.Millisecond, time.Second, 45 * time.Second, 7 * time.Minute, 2 * time.Hour} {
-		for _, tm := range []Timing{TimingFromSuite(d), TimingFromBudget(max(d, time.Second))} {
+		for _, tm := range []Timing{timingFromSuite(d), timingFromBudget(max(d, time.Second))} {
 			if tm.Budget+Margin(tm.Budget) >= tm.Timeout || tm.Budget <= 0 || tm.Why == "" {
 				t.Errorf("%s: %+v leaves vbd no time to answer", d, tm)
 			}
@@ -312,9 +312,9 @@ func TestTiming(t *testing.T) {
 	}
 }
 
-// FuzzMergeRoundTrip: whatever a config file holds, Merge either refuses it
+// FuzzMergeRoundTrip: whatever a config file holds, mergeConfig either refuses it
 // or installs exactly one vbd entry per event while keeping every foreign
-// hook in order; merging again changes nothing; Strip takes out exactly
+// hook in order; merging again changes nothing; stripConfig takes out exactly
 // vbd's entries and keeps the foreign ones.
 func FuzzMergeRoundTrip(f *testing.F) {
 	f.Add(uint8(0), []byte(claudeSettings))
@@ -329,14 +329,14 @@ func FuzzMergeRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		spec := specs[int(which)%len(specs)]
 		hook := testHook(spec.Name)
-		out, err := Merge("f.json", data, spec, hook, ours)
+		out, err := mergeConfig("f.json", data, spec, hook, ours)
 		if err != nil {
 			return // refused, and nothing was written
 		}
 		foreign := func(b []byte) []Entry {
 			entries, err := ReadHooks("f.json", b, spec)
 			if err != nil {
-				t.Fatalf("ReadHooks of a file Merge accepted or wrote: %v\n%s", err, b)
+				t.Fatalf("ReadHooks of a file mergeConfig accepted or wrote: %v\n%s", err, b)
 			}
 			var out []Entry
 			for _, e := range entries {
@@ -348,22 +348,22 @@ func FuzzMergeRoundTrip(f *testing.F) {
 		}
 		before, after := foreign(data), foreign(out)
 		if fmt.Sprint(before) != fmt.Sprint(after) {
-			t.Fatalf("Merge changed the foreign hooks:\nbefore %v\nafter  %v", before, after)
+			t.Fatalf("mergeConfig changed the foreign hooks:\nbefore %v\nafter  %v", before, after)
 		}
 		entries, _ := ReadHooks("f.json", out, spec)
 		if n := len(entries) - len(after); n != len(spec.Events) {
-			t.Fatalf("Merge left %d vbd entries, want %d:\n%s", n, len(spec.Events), out)
+			t.Fatalf("mergeConfig left %d vbd entries, want %d:\n%s", n, len(spec.Events), out)
 		}
-		again, err := Merge("f.json", out, spec, hook, ours)
+		again, err := mergeConfig("f.json", out, spec, hook, ours)
 		if err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("merging twice changed the file (err %v):\n%s\n---\n%s", err, out, again)
 		}
-		stripped, removed, _, err := Strip("f.json", out, spec, ours)
+		stripped, removed, _, err := stripConfig("f.json", out, spec, ours)
 		if err != nil || removed != len(spec.Events) {
-			t.Fatalf("Strip removed %d (err %v), want %d", removed, err, len(spec.Events))
+			t.Fatalf("stripConfig removed %d (err %v), want %d", removed, err, len(spec.Events))
 		}
 		if got := foreign(stripped); fmt.Sprint(got) != fmt.Sprint(before) {
-			t.Fatalf("Strip changed the foreign hooks:\nbefore %v\nafter  %v", before, got)
+			t.Fatalf("stripConfig changed the foreign hooks:\nbefore %v\nafter  %v", before, got)
 		}
 	})
 }

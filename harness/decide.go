@@ -47,7 +47,7 @@ func (g *gate) work(ctx context.Context) outcome {
 				// A question-and-answer turn on a tree that was already red
 				// is not blocked; a turn that says the work is done is
 				// verified (a receipt for this tree is reused).
-				if claim = FindClaim(in.LastMessage); claim == "" {
+				if claim = findClaim(in.LastMessage); claim == "" {
 					return outcome{decision: Decision{Message: report.HookUnchangedMessage()}, summary: "not verified: nothing changed since the session started", unchanged: true}
 				}
 			}

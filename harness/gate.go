@@ -31,9 +31,9 @@ const minBudget = 100 * time.Millisecond
 // defaultInputWait bounds how long vbd waits for stdin to close.
 const defaultInputWait = 10 * time.Second
 
-// StartBudget bounds a session start, which only fingerprints the tree:
+// startBudget bounds a session start, which only fingerprints the tree:
 // with its margin it stays under the 30s timeout vbd install gives it.
-const StartBudget = 20 * time.Second
+const startBudget = 20 * time.Second
 
 // ErrWatchdog is the cause of the verification's context when vbd's own
 // deadline (budget + margin) passes.
@@ -194,7 +194,7 @@ func (g *gate) locate(ctx context.Context) (root, dir string, err error) {
 	if g.env.Locate != nil {
 		root, dir, err = g.env.Locate(g.dir)
 	} else {
-		root, dir, err = Locate(ctx, g.dir)
+		root, dir, err = locateRepo(ctx, g.dir)
 	}
 	if err == nil {
 		g.mu.Lock()
@@ -204,8 +204,8 @@ func (g *gate) locate(ctx context.Context) (root, dir string, err error) {
 	return root, dir, err
 }
 
-// Locate returns dir's repository root and vbd's state dir for it.
-func Locate(ctx context.Context, dir string) (root, stateDir string, err error) {
+// locateRepo returns dir's repository root and vbd's state dir for it.
+func locateRepo(ctx context.Context, dir string) (root, stateDir string, err error) {
 	repo, err := state.Find(ctx, dir)
 	if err != nil {
 		return "", "", err

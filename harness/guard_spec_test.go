@@ -9,7 +9,7 @@ import (
 
 // TestGuardEntries: each guarded harness's config gets the guard on its
 // pre-tool event, in its shape with its matcher, once however often it is
-// merged, and Strip takes it out with vbd's other entries.
+// merged, and stripConfig takes it out with vbd's other entries.
 func TestGuardEntries(t *testing.T) {
 	both := func(cmd string) bool { return IsVbdCommand(cmd, testExe) || IsGuardCommand(cmd, testExe) }
 	want := map[Name]string{
@@ -24,11 +24,11 @@ func TestGuardEntries(t *testing.T) {
 		if _, ok := GuardOf(n); ok {
 			hook.Guard = &GuardHook{Command: GuardCommand(testExe, n), Timeout: GuardTimeout}
 		}
-		once, err := Merge(spec.File, nil, spec, hook, both)
+		once, err := mergeConfig(spec.File, nil, spec, hook, both)
 		if err != nil {
 			t.Fatal(err)
 		}
-		twice, err := Merge(spec.File, once, spec, hook, both)
+		twice, err := mergeConfig(spec.File, once, spec, hook, both)
 		if err != nil || string(twice) != string(once) {
 			t.Errorf("%s: merging twice changed the file (%v)", n, err)
 		}
@@ -38,7 +38,7 @@ func TestGuardEntries(t *testing.T) {
 		if ok && !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) || !ok && strings.Contains(flat, "guard") {
 			t.Errorf("%s: guard entry wrong:\n%s", n, flat)
 		}
-		if _, removed, _, err := Strip(spec.File, once, spec, both); err != nil || strings.Contains(string(once), "guard") && removed != len(spec.Events)+1 {
+		if _, removed, _, err := stripConfig(spec.File, once, spec, both); err != nil || strings.Contains(string(once), "guard") && removed != len(spec.Events)+1 {
 			t.Errorf("%s: strip removed %d (%v)", n, removed, err)
 		}
 	}

@@ -49,10 +49,10 @@ type Timing struct {
 	Why string
 }
 
-// TimingFromSuite chooses the timeout from a measured suite time (×1.5 +
+// timingFromSuite chooses the timeout from a measured suite time (×1.5 +
 // 30s, rounded up to a second) and a budget safely below it, leaving vbd
 // time to stop the checks and answer before the harness gives up.
-func TimingFromSuite(suite time.Duration) Timing {
+func timingFromSuite(suite time.Duration) Timing {
 	t := (suite*3/2 + 30*time.Second + time.Second - 1).Truncate(time.Second)
 	b := t - max(10*time.Second, t/10)
 	return Timing{Timeout: t, Budget: b,
@@ -60,9 +60,9 @@ func TimingFromSuite(suite time.Duration) Timing {
 			roundDur(suite), roundDur(suite), secs(t), secs(t-b), secs(b))}
 }
 
-// TimingFromBudget chooses the timeout for an explicit budget: high enough
+// timingFromBudget chooses the timeout for an explicit budget: high enough
 // that vbd's watchdog (budget + margin) answers before it.
-func TimingFromBudget(b time.Duration) Timing {
+func timingFromBudget(b time.Duration) Timing {
 	t := (b + max(10*time.Second, b/9) + time.Second - 1).Truncate(time.Second)
 	return Timing{Timeout: t, Budget: b,
 		Why: fmt.Sprintf("--budget %s was given: timeout = budget + %s = %s, so vbd answers before the harness gives up",

@@ -100,8 +100,8 @@ func orDefault(s, d string) string {
 // bom is the UTF-8 byte order mark some harnesses (Cursor) send first.
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-// ErrEmptyInput is ParseInput's error for empty stdin.
-var ErrEmptyInput = errors.New("stdin was empty")
+// errEmptyInput is ParseInput's error for empty stdin.
+var errEmptyInput = errors.New("stdin was empty")
 
 // ParseInput decodes a hook's stdin: it strips a UTF-8 BOM and surrounding
 // whitespace and decodes one JSON object. Anything else is an error that
@@ -110,7 +110,7 @@ func ParseInput(data []byte) (map[string]any, error) {
 	data = bytes.TrimPrefix(data, bom)
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return nil, ErrEmptyInput
+		return nil, errEmptyInput
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -152,14 +152,14 @@ func Parse(n Name, data []byte, getenv func(string) string) Input {
 	if err != nil {
 		in := Input{Harness: n, Problem: err.Error()}
 		if n == Auto {
-			in.Harness = SniffEnv(getenv)
+			in.Harness = sniffEnviron(getenv)
 		}
 		return in
 	}
 	if n == Auto {
-		n = Sniff(m)
+		n = sniffInput(m)
 		if n == Unknown {
-			n = SniffEnv(getenv)
+			n = sniffEnviron(getenv)
 		}
 	}
 	return fromMap(n, m)
@@ -261,10 +261,10 @@ func has(m map[string]any, key string) bool {
 	return ok
 }
 
-// Sniff names the harness that sent a decoded input, following the
+// sniffInput names the harness that sent a decoded input, following the
 // contract's ordered rules (each harness's sniff, by sniffRank). It
 // returns Unknown when no rule matches.
-func Sniff(m map[string]any) Name {
+func sniffInput(m map[string]any) Name {
 	for _, s := range sniffOrder() {
 		if s.sniff != nil && s.sniff(m) {
 			return s.Name
@@ -273,9 +273,9 @@ func Sniff(m map[string]any) Name {
 	return Unknown
 }
 
-// SniffEnv names the harness from the hook's environment, the fallback
-// when stdin does not say, in the same order as Sniff.
-func SniffEnv(getenv func(string) string) Name {
+// sniffEnviron names the harness from the hook's environment, the fallback
+// when stdin does not say, in the same order as sniffInput.
+func sniffEnviron(getenv func(string) string) Name {
 	if getenv == nil {
 		return Unknown
 	}

@@ -128,8 +128,8 @@ func TestFindClaim(t *testing.T) {
 		"No, I have not fixed it":            "",
 		"Done.\nNext I'll look at the docs.": "Done",
 	} {
-		if got := FindClaim(msg); got != want {
-			t.Errorf("FindClaim(%q) = %q, want %q", msg, got, want)
+		if got := findClaim(msg); got != want {
+			t.Errorf("findClaim(%q) = %q, want %q", msg, got, want)
 		}
 	}
 }

@@ -62,8 +62,8 @@ func TestParseInputBOMEmptyGarbage(t *testing.T) {
 	for name, in := range map[string]string{
 		"empty": "", "blank": " \n\t", "bom only": "\xef\xbb\xbf",
 	} {
-		if _, err := ParseInput([]byte(in)); !errors.Is(err, ErrEmptyInput) {
-			t.Errorf("%s: err = %v, want ErrEmptyInput", name, err)
+		if _, err := ParseInput([]byte(in)); !errors.Is(err, errEmptyInput) {
+			t.Errorf("%s: err = %v, want errEmptyInput", name, err)
 		}
 	}
 	for name, in := range map[string]string{
@@ -129,14 +129,14 @@ func TestSniff(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		if got := Sniff(m); got != tc.want {
-			t.Errorf("%s: Sniff = %q, want %q", tc.name, got, tc.want)
+		if got := sniffInput(m); got != tc.want {
+			t.Errorf("%s: sniffInput = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 	for name, p := range payloads {
 		m, _ := ParseInput([]byte(p))
 		want := Name(strings.SplitN(name, "-", 2)[0])
-		if got := Sniff(m); got != want {
+		if got := sniffInput(m); got != want {
 			t.Errorf("payload %s sniffed as %q", name, got)
 		}
 	}
@@ -163,8 +163,8 @@ func TestSniffEnv(t *testing.T) {
 		Qwen:  env("QWEN_PROJECT_DIR", "/r", "GEMINI_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"),
 		Droid: env("FACTORY_PROJECT_DIR", "/r"),
 	} {
-		if got := SniffEnv(e); got != want {
-			t.Errorf("SniffEnv = %q, want %q", got, want)
+		if got := sniffEnviron(e); got != want {
+			t.Errorf("sniffEnviron = %q, want %q", got, want)
 		}
 	}
 	// Stdin that says nothing falls back to the environment.
@@ -190,7 +190,7 @@ func FuzzParseInput(f *testing.F) {
 			t.Fatalf("a BOM changed the parse: %v vs %v", err, err2)
 		}
 		if err == nil {
-			_ = Sniff(m)
+			_ = sniffInput(m)
 		}
 		for _, n := range append([]Name{Auto, Unknown}, Names...) {
 			in := Parse(n, data, nil)

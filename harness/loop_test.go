@@ -130,8 +130,8 @@ func TestCountsAreKeptPerLoop(t *testing.T) {
 		SyntheticEvent(Claude, "TaskCompleted", "/repo", "A"),
 		SyntheticEvent(Codex, "Stop", "/repo", "A"),
 	} {
-		a, _ := serveIn(t, dir, []string{string(Sniff(mustParse(t, other)))}, other, scenarios[1].verify)
-		if !Interpret(Sniff(mustParse(t, other)), str(mustParse(t, other), "hook_event_name"), a.Stdout, a.Stderr, a.Code).Blocks {
+		a, _ := serveIn(t, dir, []string{string(sniffInput(mustParse(t, other)))}, other, scenarios[1].verify)
+		if !Interpret(sniffInput(mustParse(t, other)), str(mustParse(t, other), "hook_event_name"), a.Stdout, a.Stderr, a.Code).Blocks {
 			t.Errorf("another loop shared session A's count: %s -> %+v", other, a)
 		}
 	}

@@ -33,7 +33,7 @@ var borrowers = map[Name]Name{Claude: Copilot}
 // dialect). Only a definite sniff of the known borrower changes the name.
 func senderOf(in Input) Input {
 	b, ok := borrowers[in.Harness]
-	if !ok || in.Raw == nil || Sniff(in.Raw) != b && !copilotStart(in.Raw) {
+	if !ok || in.Raw == nil || sniffInput(in.Raw) != b && !copilotStart(in.Raw) {
 		return in
 	}
 	out := fromMap(b, in.Raw)

@@ -41,7 +41,7 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 	if isStartEvent(g.in.Event) {
 		// A session start only fingerprints the tree, under the short
 		// timeout vbd install gives it.
-		g.budget = min(g.budget, StartBudget)
+		g.budget = min(g.budget, startBudget)
 	}
 	g.dir = g.opts.Dir
 	if g.dir == "" {
@@ -135,7 +135,7 @@ func checkOptions(o Options) []string {
 	case o.Harness == "" && len(problems) == 0:
 		problems = append(problems, "no harness named (want one of "+NameList()+" or auto)")
 	case o.Harness != "":
-		if _, err := ParseName(o.Harness); err != nil {
+		if _, err := parseName(o.Harness); err != nil {
 			problems = append(problems, err.Error())
 		}
 	}

@@ -194,8 +194,8 @@ func Lookup(n Name) (Spec, bool) {
 	return specs[i], true
 }
 
-// ParseName accepts a harness name as a user or a config writes it.
-func ParseName(s string) (Name, error) {
+// parseName accepts a harness name as a user or a config writes it.
+func parseName(s string) (Name, error) {
 	n := Name(strings.ToLower(strings.TrimSpace(s)))
 	if n == Auto {
 		return Auto, nil

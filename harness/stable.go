@@ -51,11 +51,11 @@ func FindInstalled(root string, spec Spec, exe string) (Installed, bool) {
 	return Installed{}, false
 }
 
-// StableSuite rounds a measured suite time up to a step that a re-measure
+// stableSuite rounds a measured suite time up to a step that a re-measure
 // is unlikely to cross: 5s up to 30s, 15s up to 2 minutes, a minute up to
 // 10 minutes, 5 minutes beyond. (Measured: the same suite gave budgets of
 // 21s and 22s on two installs.)
-func StableSuite(suite time.Duration) time.Duration {
+func stableSuite(suite time.Duration) time.Duration {
 	var step time.Duration
 	switch {
 	case suite <= 30*time.Second:
@@ -71,23 +71,23 @@ func StableSuite(suite time.Duration) time.Duration {
 	return max(r, step)
 }
 
-// StableTimingFromSuite is TimingFromSuite over the rounded suite time.
-func StableTimingFromSuite(suite time.Duration) Timing {
-	r := StableSuite(suite)
-	t := TimingFromSuite(r)
+// stableTimingFromSuite is timingFromSuite over the rounded suite time.
+func stableTimingFromSuite(suite time.Duration) Timing {
+	r := stableSuite(suite)
+	t := timingFromSuite(r)
 	t.Why = fmt.Sprintf("the suite took %s, counted as %s (rounded up, so that a reinstall writes the same command); %s",
 		roundDur(suite), secs(r), strings.TrimPrefix(t.Why, fmt.Sprintf("the suite took %s: ", roundDur(r))))
 	return t
 }
 
-// KeepTiming keeps an installed hook's budget and timeout, so that the
+// keepTiming keeps an installed hook's budget and timeout, so that the
 // command and the harness's trust in it stay as they are. ok is false when
 // the installed hook has no budget to keep.
-func KeepTiming(in Installed) (Timing, bool) {
+func keepTiming(in Installed) (Timing, bool) {
 	if in.Budget <= 0 {
 		return Timing{}, false
 	}
-	t := TimingFromBudget(in.Budget)
+	t := timingFromBudget(in.Budget)
 	if in.Timeout >= in.Budget+Margin(in.Budget) {
 		t.Timeout = in.Timeout
 	}
@@ -101,10 +101,10 @@ func KeepTiming(in Installed) (Timing, bool) {
 // to a stable step. measure is called only in the last case.
 func reinstallTiming(explicit time.Duration, in Installed, found bool, measure func() (time.Duration, error)) (Timing, error) {
 	if explicit > 0 {
-		return TimingFromBudget(explicit), nil
+		return timingFromBudget(explicit), nil
 	}
 	if found {
-		if t, ok := KeepTiming(in); ok {
+		if t, ok := keepTiming(in); ok {
 			return t, nil
 		}
 	}
@@ -112,7 +112,7 @@ func reinstallTiming(explicit time.Duration, in Installed, found bool, measure f
 	if err != nil {
 		return Timing{}, err
 	}
-	return StableTimingFromSuite(suite), nil
+	return stableTimingFromSuite(suite), nil
 }
 
 // CommandChange tells the user that a reinstall changed vbd's hook, and

@@ -20,8 +20,8 @@ func TestStableSuite(t *testing.T) {
 		{10*time.Minute + time.Second, 15 * time.Minute},
 	}
 	for _, tc := range tests {
-		if got := StableSuite(tc.in); got != tc.want {
-			t.Errorf("StableSuite(%s) = %s, want %s", tc.in, got, tc.want)
+		if got := stableSuite(tc.in); got != tc.want {
+			t.Errorf("stableSuite(%s) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 }
@@ -36,7 +36,7 @@ func TestStableTimingSameCommand(t *testing.T) {
 		{50 * time.Second, 58 * time.Second},
 	}
 	for _, p := range pairs {
-		a, b := StableTimingFromSuite(p[0]), StableTimingFromSuite(p[1])
+		a, b := stableTimingFromSuite(p[0]), stableTimingFromSuite(p[1])
 		if HookCommand("/bin/vbd", Codex, a.Budget, false, 3) != HookCommand("/bin/vbd", Codex, b.Budget, false, 3) || a.Timeout != b.Timeout {
 			t.Errorf("suite %s and %s give %s/%s and %s/%s; want the same hook", p[0], p[1], a.Budget, a.Timeout, b.Budget, b.Timeout)
 		}
@@ -48,9 +48,9 @@ func TestStableTimingSameCommand(t *testing.T) {
 		}
 	}
 	// Unrounded, the same pair does change the command: the test above
-	// would catch a StableTimingFromSuite that does not round.
-	if TimingFromSuite(700*time.Millisecond).Budget == TimingFromSuite(1400*time.Millisecond).Budget {
-		t.Errorf("TimingFromSuite no longer differs for 0.7s and 1.4s; pick a pair that does")
+	// would catch a stableTimingFromSuite that does not round.
+	if timingFromSuite(700*time.Millisecond).Budget == timingFromSuite(1400*time.Millisecond).Budget {
+		t.Errorf("timingFromSuite no longer differs for 0.7s and 1.4s; pick a pair that does")
 	}
 }
 
@@ -112,7 +112,7 @@ func TestFindInstalledRoundTrip(t *testing.T) {
 				t.Fatalf("FindInstalled = %+v, %v; want %q, 28s, 38s", in, found, cmd)
 			}
 			// Reinstalling with the kept timing writes the same hook.
-			kept, _ := KeepTiming(in)
+			kept, _ := keepTiming(in)
 			if again := HookCommand("/opt/vbd", n, kept.Budget, false, 3); again != cmd || kept.Timeout != hook.Timeout {
 				t.Errorf("kept timing writes %q/%s; want %q/%s", again, kept.Timeout, cmd, hook.Timeout)
 			}

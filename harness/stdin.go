@@ -11,7 +11,7 @@ import (
 // readInput reads and parses stdin; nothing here may fail.
 func (g *gate) readInput(ctx context.Context) {
 	name := Auto
-	if n, err := ParseName(g.opts.Harness); err == nil {
+	if n, err := parseName(g.opts.Harness); err == nil {
 		name = n
 	}
 	var data []byte

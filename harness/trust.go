@@ -60,7 +60,7 @@ type Trust struct {
 	// `codex app-server`.
 	Source string
 	// Hooks, for Codex, are vbd's hooks as Codex lists them.
-	Hooks []CodexHook
+	Hooks []codexHook
 }
 
 // GateOff reports whether the harness would not run vbd's hooks.

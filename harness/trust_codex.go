@@ -15,8 +15,8 @@ import (
 	"github.com/vbd-dev/vbd/runner/procs"
 )
 
-// CodexHook is one hook as `codex app-server` lists it (hooks/list).
-type CodexHook struct {
+// codexHook is one hook as `codex app-server` lists it (hooks/list).
+type codexHook struct {
 	// Key names the hook in config.toml's [hooks.state]:
 	// "<file>:<event>:<group>:<handler>".
 	Key         string `json:"key"`
@@ -30,9 +30,9 @@ type CodexHook struct {
 	TrustStatus string `json:"trustStatus"`
 }
 
-// CodexHookList is what `codex app-server` says about a directory's hooks.
-type CodexHookList struct {
-	Hooks []CodexHook
+// codexHookList is what `codex app-server` says about a directory's hooks.
+type codexHookList struct {
+	Hooks []codexHook
 	// Warnings are the server's configWarning summaries, such as the one
 	// for an untrusted project.
 	Warnings []string
@@ -42,11 +42,11 @@ type CodexHookList struct {
 // in about a second.
 const codexAppServerTimeout = 20 * time.Second
 
-// ListCodexHooks asks `codex app-server` (JSON-RPC over stdio: initialize,
+// listCodexHooks asks `codex app-server` (JSON-RPC over stdio: initialize,
 // initialized, hooks/list) which hooks Codex would load in dir, with each
 // hook's trust status and current hash. env is the server's environment
 // (nil inherits vbd's); CODEX_HOME in it chooses the config.
-func ListCodexHooks(ctx context.Context, codex, dir string, env []string) (CodexHookList, error) {
+func listCodexHooks(ctx context.Context, codex, dir string, env []string) (codexHookList, error) {
 	ctx, cancel := context.WithTimeout(ctx, codexAppServerTimeout)
 	defer cancel()
 	cmd := exec.Command(codex, "app-server")
@@ -56,15 +56,15 @@ func ListCodexHooks(ctx context.Context, codex, dir string, env []string) (Codex
 	cmd.WaitDelay = 2 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return CodexHookList{}, fmt.Errorf("codex app-server: %w", err)
+		return codexHookList{}, fmt.Errorf("codex app-server: %w", err)
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return CodexHookList{}, fmt.Errorf("codex app-server: %w", err)
+		return codexHookList{}, fmt.Errorf("codex app-server: %w", err)
 	}
 	started, err := procs.Start(cmd, nil) // registered: the runner's sweep leaves it alone
 	if err != nil {
-		return CodexHookList{}, fmt.Errorf("start codex app-server: %w", err)
+		return codexHookList{}, fmt.Errorf("start codex app-server: %w", err)
 	}
 	defer func() {
 		_ = stdin.Close()
@@ -87,12 +87,12 @@ func ListCodexHooks(ctx context.Context, codex, dir string, env []string) (Codex
 	for _, r := range reqs {
 		b, _ := json.Marshal(r)
 		if _, err := stdin.Write(append(b, '\n')); err != nil {
-			return CodexHookList{}, fmt.Errorf("codex app-server: write %s: %w", r["method"], err)
+			return codexHookList{}, fmt.Errorf("codex app-server: write %s: %w", r["method"], err)
 		}
 	}
 
 	type result struct {
-		list CodexHookList
+		list codexHookList
 		err  error
 	}
 	got := make(chan result, 1)
@@ -104,13 +104,13 @@ func ListCodexHooks(ctx context.Context, codex, dir string, env []string) (Codex
 	case r := <-got:
 		return r.list, r.err
 	case <-ctx.Done():
-		return CodexHookList{}, fmt.Errorf("codex app-server did not answer hooks/list within %s: %w", codexAppServerTimeout, ctx.Err())
+		return codexHookList{}, fmt.Errorf("codex app-server did not answer hooks/list within %s: %w", codexAppServerTimeout, ctx.Err())
 	}
 }
 
 // readCodexHookList reads the server's lines until the answer to hooks/list.
-func readCodexHookList(r interface{ Read([]byte) (int, error) }, dir string) (CodexHookList, error) {
-	var list CodexHookList
+func readCodexHookList(r interface{ Read([]byte) (int, error) }, dir string) (codexHookList, error) {
+	var list codexHookList
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	for sc.Scan() {
@@ -147,7 +147,7 @@ func readCodexHookList(r interface{ Read([]byte) (int, error) }, dir string) (Co
 		var res struct {
 			Data []struct {
 				Cwd   string      `json:"cwd"`
-				Hooks []CodexHook `json:"hooks"`
+				Hooks []codexHook `json:"hooks"`
 			} `json:"data"`
 		}
 		if err := json.Unmarshal(msg.Result, &res); err != nil {
@@ -175,7 +175,7 @@ func CodexTrust(ctx context.Context, o TrustOptions) Trust {
 		return codexConfigTrust(o, hookFile)
 	}
 	t := Trust{Harness: Codex, Source: "codex app-server (hooks/list)"}
-	list, err := ListCodexHooks(ctx, o.Codex, o.Root, o.CodexEnv)
+	list, err := listCodexHooks(ctx, o.Codex, o.Root, o.CodexEnv)
 	if err != nil {
 		ft := codexConfigTrust(o, hookFile)
 		ft.Message += fmt.Sprintf(" (codex app-server failed: %v)", err)

@@ -30,7 +30,7 @@ type UsageError struct {
 // must see.
 func AnswerUsageError(ctx context.Context, u UsageError, env Env) int {
 	o := Options{Harness: u.Word, MaxBlocks: DefaultMaxBlocks, Dir: u.Dir}
-	_, nameErr := ParseName(u.Word)
+	_, nameErr := parseName(u.Word)
 	switch {
 	case u.Help != "":
 		// Help goes to stderr, where a person running it sees it.

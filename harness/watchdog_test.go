@@ -202,10 +202,10 @@ func TestSessionStartIsSilentOnEveryPath(t *testing.T) {
 	}
 }
 
-// TestStartBudget: a session start is bounded by StartBudget, under the
+// TestStartBudget: a session start is bounded by startBudget, under the
 // 30s timeout vbd install gives it, whatever --budget the stop hooks share.
 func TestStartBudget(t *testing.T) {
-	g := &gate{budget: StartBudget}
+	g := &gate{budget: startBudget}
 	if tm := g.timing(); g.budget+tm.margin >= 30*time.Second {
 		t.Errorf("a session start may take %s, over its 30s timeout", g.budget+tm.margin)
 	}
