@@ -28,7 +28,7 @@ func FuzzServe(f *testing.F) {
 	f.Add(uint8(2), []byte("\xef\xbb\xbf{\"hook_event_name\":\"AfterAgent\",\"prompt_response\":\"All done, the tests pass.\"}"))
 	f.Fuzz(func(t *testing.T, which uint8, stdin []byte) {
 		n := allNames[int(which)%len(allNames)]
-		in := Parse(n, stdin, nil)
+		in := parseStdin(n, stdin, nil)
 		if isStartEvent(in.Event) {
 			return
 		}

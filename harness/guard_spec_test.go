@@ -72,7 +72,7 @@ func TestSenderOf(t *testing.T) {
 		{`{"hook_event_name":"SessionStart","session_id":"s","cwd":"/r","permission_mode":"default","source":"startup"}`, Claude},
 	}
 	for _, c := range cases {
-		if got := senderOf(Parse(Claude, []byte(c.in), nil)).Harness; got != c.want {
+		if got := senderOf(parseStdin(Claude, []byte(c.in), nil)).Harness; got != c.want {
 			t.Errorf("%s: %s, want %s", c.in, got, c.want)
 		}
 	}

@@ -23,9 +23,9 @@ type Name string
 const (
 	// Auto sniffs the harness from stdin.
 	Auto Name = "auto"
-	// Unknown is a harness vbd could not name: it answers with the JSON
+	// unknownHarness is a harness vbd could not name: it answers with the JSON
 	// block that most harnesses honour.
-	Unknown Name = ""
+	unknownHarness Name = ""
 )
 
 // Margin is how long after the budget vbd may take to answer and exit,

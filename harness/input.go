@@ -144,10 +144,10 @@ func jsonKind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// Parse reads stdin for harness n (Auto sniffs it). An unreadable input
+// parseStdin reads stdin for harness n (Auto sniffs it). An unreadable input
 // still yields an Input, with Problem set and the harness as named (or
-// Unknown for auto).
-func Parse(n Name, data []byte, getenv func(string) string) Input {
+// unknownHarness for auto).
+func parseStdin(n Name, data []byte, getenv func(string) string) Input {
 	m, err := ParseInput(data)
 	if err != nil {
 		in := Input{Harness: n, Problem: err.Error()}
@@ -158,7 +158,7 @@ func Parse(n Name, data []byte, getenv func(string) string) Input {
 	}
 	if n == Auto {
 		n = sniffInput(m)
-		if n == Unknown {
+		if n == unknownHarness {
 			n = sniffEnviron(getenv)
 		}
 	}
@@ -270,19 +270,19 @@ func sniffInput(m map[string]any) Name {
 			return s.Name
 		}
 	}
-	return Unknown
+	return unknownHarness
 }
 
 // sniffEnviron names the harness from the hook's environment, the fallback
 // when stdin does not say, in the same order as sniffInput.
 func sniffEnviron(getenv func(string) string) Name {
 	if getenv == nil {
-		return Unknown
+		return unknownHarness
 	}
 	for _, s := range sniffOrder() {
 		if s.sniffEnv != nil && s.sniffEnv(getenv) {
 			return s.Name
 		}
 	}
-	return Unknown
+	return unknownHarness
 }

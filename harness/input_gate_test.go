@@ -28,7 +28,7 @@ var unreadable = map[string][]byte{
 // input that names nothing is the unknown harness.
 func answeredAs(n Name) Name {
 	if n == Auto {
-		return Unknown
+		return unknownHarness
 	}
 	return n
 }
@@ -99,7 +99,7 @@ func TestCapNeedsASession(t *testing.T) {
 			}
 		}
 		// ...and left the session's count alone.
-		if got := (Store{Dir: dir}).Blocks(Parse(n, in, nil)); got != 0 {
+		if got := (Store{Dir: dir}).Blocks(parseStdin(n, in, nil)); got != 0 {
 			t.Errorf("%s: vbd's own errors counted %d blocks", n, got)
 		}
 	}
@@ -166,7 +166,7 @@ func TestClaimOnAnUnchangedTree(t *testing.T) {
 			// the others, the store as a start would leave it.
 			if tc.n == Claude || tc.n == Devin {
 				serve(SyntheticEvent(tc.n, "SessionStart", "/repo", "S"), scenarios[1].verify)
-			} else if _, err := (Store{Dir: state}).SetBaseline(Parse(tc.n, SyntheticEvent(tc.n, tc.event, "/repo", "S"), nil), "tree-1"); err != nil {
+			} else if _, err := (Store{Dir: state}).SetBaseline(parseStdin(tc.n, SyntheticEvent(tc.n, tc.event, "/repo", "S"), nil), "tree-1"); err != nil {
 				t.Fatal(err)
 			}
 			with := func(msg string) []byte {

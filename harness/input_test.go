@@ -40,7 +40,7 @@ func TestParse(t *testing.T) {
 		"copilot-pascal":  {Copilot, Input{Harness: Copilot, Event: "Stop", Session: "cp2", Cwd: "/work/repo", Dialect: "Stop"}},
 	} {
 		for _, n := range []Name{tc.n, Auto} {
-			got := Parse(n, []byte(payloads[name]), nil)
+			got := parseStdin(n, []byte(payloads[name]), nil)
 			if got.Problem != "" || got.Raw == nil {
 				t.Errorf("%s (%s): problem %q", name, n, got.Problem)
 			}
@@ -80,14 +80,14 @@ func TestParseInputBOMEmptyGarbage(t *testing.T) {
 			t.Errorf("%s: parsed %q", name, in)
 		}
 	}
-	in := Parse(Claude, []byte("garbage"), nil)
+	in := parseStdin(Claude, []byte("garbage"), nil)
 	if in.Harness != Claude || in.Problem == "" || in.Raw != nil {
 		t.Errorf("garbage for a named harness: %+v", in)
 	}
 }
 
 func TestBackgroundTasks(t *testing.T) {
-	in := Parse(Claude, []byte(`{"hook_event_name":"Stop","background_tasks":[{"id":"1","type":"shell","status":"running","description":"d","command":"sleep 9","name":"n"},"odd"]}`), nil)
+	in := parseStdin(Claude, []byte(`{"hook_event_name":"Stop","background_tasks":[{"id":"1","type":"shell","status":"running","description":"d","command":"sleep 9","name":"n"},"odd"]}`), nil)
 	if len(in.BackgroundTasks) != 2 || in.BackgroundTasks[0].String() != "1 (shell, running) n: d [$ sleep 9]" || in.BackgroundTasks[1].Description != `"odd"` {
 		t.Errorf("tasks = %+v", in.BackgroundTasks)
 	}
@@ -106,24 +106,24 @@ func TestSniff(t *testing.T) {
 		{"2 cursor loop_count", `{"conversation_id":"c","loop_count":0}`, Cursor},
 		{"2 cursor workspace_roots", `{"conversation_id":"c","workspace_roots":[]}`, Cursor},
 		{"2 cursor version", `{"conversation_id":"c","cursor_version":"1"}`, Cursor},
-		{"2 conversation_id alone is not cursor", `{"conversation_id":"c"}`, Unknown},
+		{"2 conversation_id alone is not cursor", `{"conversation_id":"c"}`, unknownHarness},
 		{"2 before 3", `{"conversation_id":"c","loop_count":0,"turn_id":"t"}`, Cursor},
 		{"3 codex", `{"hook_event_name":"Stop","turn_id":"t","model":"m","permission_mode":"default"}`, Codex},
 		{"4 copilot camel", `{"sessionId":"s","stopReason":"end_turn"}`, Copilot},
-		{"4 sessionId alone", `{"sessionId":"s"}`, Unknown},
+		{"4 sessionId alone", `{"sessionId":"s"}`, unknownHarness},
 		{"5 copilot pascal", `{"hook_event_name":"Stop","stop_reason":"end_turn","timestamp":"2026-11-30T00:00:00Z"}`, Copilot},
-		{"5 numeric timestamp is not rule 5", `{"hook_event_name":"Stop","stop_reason":"end_turn","timestamp":5}`, Unknown},
+		{"5 numeric timestamp is not rule 5", `{"hook_event_name":"Stop","stop_reason":"end_turn","timestamp":5}`, unknownHarness},
 		{"5 permission_mode means claude", `{"hook_event_name":"Stop","stop_reason":"end_turn","timestamp":"t","permission_mode":"default"}`, Claude},
 		{"6 claude stop", `{"hook_event_name":"Stop","permission_mode":"default"}`, Claude},
 		{"6 claude subagent", `{"hook_event_name":"SubagentStop","permission_mode":"plan"}`, Claude},
 		{"6 claude task", `{"hook_event_name":"TaskCompleted","permission_mode":"default","task_id":"1"}`, Claude},
-		{"6 needs permission_mode", `{"hook_event_name":"Stop","session_id":"s"}`, Unknown},
+		{"6 needs permission_mode", `{"hook_event_name":"Stop","session_id":"s"}`, unknownHarness},
 		{"qwen stop by crons", `{"hook_event_name":"Stop","permission_mode":"default","timestamp":"t","crons":[]}`, Qwen},
 		{"qwen subagent", `{"hook_event_name":"SubagentStop","permission_mode":"default","crons":[]}`, Qwen},
 		{"claude's session_crons is not qwen", `{"hook_event_name":"Stop","permission_mode":"default","session_crons":[]}`, Claude},
 		{"goose by event", `{"event":"Stop","session_id":"s","working_dir":"/r"}`, Goose},
 		{"event with hook_event_name is not goose", `{"event":"Stop","session_id":"s","hook_event_name":"Stop","permission_mode":"default"}`, Claude},
-		{"empty", `{}`, Unknown},
+		{"empty", `{}`, unknownHarness},
 	} {
 		m, err := ParseInput([]byte(tc.in))
 		if err != nil {
@@ -154,11 +154,11 @@ func TestSniffEnv(t *testing.T) {
 		}
 	}
 	for want, e := range map[Name]func(string) string{
-		Gemini:  env("GEMINI_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"),
-		Claude:  env("CLAUDECODE", "1", "CLAUDE_PROJECT_DIR", "/r"),
-		Devin:   env("DEVIN_PROJECT_DIR", "/r"),
-		Copilot: env("COPILOT_AGENT_PROMPT", "p"),
-		Unknown: env("CLAUDE_PROJECT_DIR", "/r"),
+		Gemini:         env("GEMINI_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"),
+		Claude:         env("CLAUDECODE", "1", "CLAUDE_PROJECT_DIR", "/r"),
+		Devin:          env("DEVIN_PROJECT_DIR", "/r"),
+		Copilot:        env("COPILOT_AGENT_PROMPT", "p"),
+		unknownHarness: env("CLAUDE_PROJECT_DIR", "/r"),
 		// Qwen Code sets Gemini's and Claude's variables too.
 		Qwen:  env("QWEN_PROJECT_DIR", "/r", "GEMINI_PROJECT_DIR", "/r", "CLAUDE_PROJECT_DIR", "/r"),
 		Droid: env("FACTORY_PROJECT_DIR", "/r"),
@@ -168,7 +168,7 @@ func TestSniffEnv(t *testing.T) {
 		}
 	}
 	// Stdin that says nothing falls back to the environment.
-	if in := Parse(Auto, []byte(`{}`), env("CLAUDECODE", "1")); in.Harness != Claude {
+	if in := parseStdin(Auto, []byte(`{}`), env("CLAUDECODE", "1")); in.Harness != Claude {
 		t.Errorf("auto with CLAUDECODE=1: %q", in.Harness)
 	}
 }
@@ -192,10 +192,10 @@ func FuzzParseInput(f *testing.F) {
 		if err == nil {
 			_ = sniffInput(m)
 		}
-		for _, n := range append([]Name{Auto, Unknown}, Names...) {
-			in := Parse(n, data, nil)
-			if n != Auto && n != Unknown && in.Harness != n {
-				t.Fatalf("Parse(%s) gave harness %q", n, in.Harness)
+		for _, n := range append([]Name{Auto, unknownHarness}, Names...) {
+			in := parseStdin(n, data, nil)
+			if n != Auto && n != unknownHarness && in.Harness != n {
+				t.Fatalf("parseStdin(%s) gave harness %q", n, in.Harness)
 			}
 			_ = loopKey(in)
 			a := Respond(in.Harness, in.Event, Decision{Block: true, Reason: "vbd: FAILED: x"}, nil)

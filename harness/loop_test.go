@@ -93,7 +93,7 @@ func TestPassResetsCount(t *testing.T) {
 	dir := t.TempDir()
 	in, grow := transcribed(t, SyntheticEvent(Claude, "Stop", "/repo", "loop-2"))
 	st := Store{Dir: dir}
-	parsed := Parse(Claude, in, nil)
+	parsed := parseStdin(Claude, in, nil)
 	for range 2 {
 		grow()
 		serveIn(t, dir, []string{"claude"}, in, scenarios[1].verify)

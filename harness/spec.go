@@ -178,13 +178,13 @@ type ownCap struct {
 // unknownSpec answers for a harness vbd could not name: Claude-style
 // stops, and the JSON block.
 var unknownSpec = Spec{
-	Name: Unknown, Title: "an unknown harness", DefaultTimeout: 30 * time.Second, DefaultBudget: 22 * time.Second,
+	Name: unknownHarness, Title: "an unknown harness", DefaultTimeout: 30 * time.Second, DefaultBudget: 22 * time.Second,
 	accepts: []Event{{Name: "Stop", Background: true}, {Name: "SubagentStop", Background: true}},
 }
 
 // Lookup returns the spec of a named harness.
 func Lookup(n Name) (Spec, bool) {
-	if n == Unknown || n == Auto {
+	if n == unknownHarness || n == Auto {
 		return Spec{}, false
 	}
 	i := slices.IndexFunc(specs, func(s Spec) bool { return s.Name == n })
@@ -203,7 +203,7 @@ func parseName(s string) (Name, error) {
 	if _, ok := Lookup(n); ok {
 		return n, nil
 	}
-	return Unknown, fmt.Errorf("unknown harness %q: use one of %s or auto", s, NameList())
+	return unknownHarness, fmt.Errorf("unknown harness %q: use one of %s or auto", s, NameList())
 }
 
 // NameList is Names for a sentence: "claude, codex, …".

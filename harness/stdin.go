@@ -33,7 +33,7 @@ func (g *gate) readInput(ctx context.Context) {
 			problem = err.Error()
 		}
 	}
-	g.in = senderOf(Parse(name, data, g.env.Getenv))
+	g.in = senderOf(parseStdin(name, data, g.env.Getenv))
 	claimFromTranscript(&g.in)
 	if problem != "" {
 		g.in.Problem = problem
@@ -41,10 +41,10 @@ func (g *gate) readInput(ctx context.Context) {
 	if g.in.Problem != "" {
 		g.notes = append(g.notes, fmt.Sprintf("could not read the hook input (%s)", g.in.Problem))
 	}
-	if g.in.Harness == Unknown {
+	if g.in.Harness == unknownHarness {
 		g.notes = append(g.notes, "could not tell which harness called; answering with the JSON block most harnesses honour")
 	}
-	if g.in.Event != "" && g.in.Harness != Unknown && !isStartEvent(g.in.Event) {
+	if g.in.Event != "" && g.in.Harness != unknownHarness && !isStartEvent(g.in.Event) {
 		if _, known := specOf(g.in.Harness).event(g.in.Event); !known {
 			g.notes = append(g.notes, fmt.Sprintf("event %q is not a stop event of %s; verifying anyway", g.in.Event, specOf(g.in.Harness).Title))
 		}
