@@ -11,12 +11,11 @@ import (
 	"github.com/vbd-dev/vbd/harness"
 )
 
-// alsoReads are the clients that run another harness's project hooks as
-// well as their own (docs/harness-contracts.md §5, §7, §14): Copilot CLI
-// and Devin CLI load the repository's .claude/settings*.json.
-var alsoReads = map[harness.Name][]harness.Name{
-	harness.Copilot: {harness.Claude},
-	harness.Devin:   {harness.Claude},
+// alsoRuns are the harnesses whose project hooks n runs as well as its
+// own (its Spec's AlsoRuns).
+func alsoRuns(n harness.Name) []harness.Name {
+	spec, _ := harness.Lookup(n)
+	return spec.AlsoRuns
 }
 
 // guardEntry is vbd's pre-tool guard found in a harness config.
@@ -49,8 +48,8 @@ func clientFacts(root, home, exe string) facts {
 			if err != nil {
 				continue
 			}
-			if n == harness.Claude && hooksDisabled(data) {
-				f.off = append(f.off, switchOff{harness: n, file: cf.shown, key: "disableAllHooks"})
+			if spec.HooksOff != "" && hooksDisabled(data, spec.HooksOff) {
+				f.off = append(f.off, switchOff{harness: n, file: cf.shown, key: spec.HooksOff})
 			}
 			entries, err := harness.ReadHooks(cf.shown, data, spec)
 			if err != nil {
@@ -66,13 +65,11 @@ func clientFacts(root, home, exe string) facts {
 	return f
 }
 
-// hooksDisabled reports whether a Claude Code settings file sets
-// disableAllHooks: true, which turns every hook off, vbd's too.
-func hooksDisabled(data []byte) bool {
-	var m struct {
-		DisableAllHooks bool `json:"disableAllHooks"`
-	}
-	return json.Unmarshal(data, &m) == nil && m.DisableAllHooks
+// hooksDisabled reports whether a config file sets key (Claude Code's
+// disableAllHooks) to true, which turns every hook off, vbd's too.
+func hooksDisabled(data []byte, key string) bool {
+	var m map[string]any
+	return json.Unmarshal(data, &m) == nil && m[key] == true
 }
 
 // printClients says, per client, which of vbd's hooks it will run, and
@@ -88,7 +85,7 @@ func printClients(w io.Writer, hooks []Hook, f facts) bool {
 		var runs []string
 		var keys []string
 		events := map[string][]string{}
-		for _, from := range append([]harness.Name{n}, alsoReads[n]...) {
+		for _, from := range append([]harness.Name{n}, alsoRuns(n)...) {
 			for _, h := range hooks {
 				if h.spec.Name != from || (from != n && h.where != "project") {
 					continue
@@ -113,7 +110,7 @@ func printClients(w io.Writer, hooks []Hook, f facts) bool {
 		}
 		line := fmt.Sprintf("%s will run: %s", n, strings.Join(runs, "; "))
 		if ownStop(hooks, n) && borrowsStop(hooks, n) {
-			line += fmt.Sprintf(". Each stop runs vbd twice (its own hooks and %s's); vbd counts one block per stop: the second gives the first one's block again", strings.Join(names(alsoReads[n]), ", "))
+			line += fmt.Sprintf(". Each stop runs vbd twice (its own hooks and %s's); vbd counts one block per stop: the second gives the first one's block again", strings.Join(names(alsoRuns(n)), ", "))
 		}
 		lines = append(lines, line)
 	}
@@ -159,7 +156,7 @@ func ownStop(hooks []Hook, n harness.Name) bool {
 }
 
 func borrowsStop(hooks []Hook, n harness.Name) bool {
-	for _, from := range alsoReads[n] {
+	for _, from := range alsoRuns(n) {
 		for _, h := range hooks {
 			if h.spec.Name == from && h.where == "project" && !h.start {
 				return true

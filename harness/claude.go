@@ -23,7 +23,8 @@ var claudeSpec = Spec{
 	Events:     claudeEvents,
 	shape:      groupShape, wrapped: true, TimeoutUnit: time.Second,
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-	Needs: "Claude Code reads hooks when a session starts: restart it, or review them with /hooks.",
+	Needs:    "Claude Code reads hooks when a session starts: restart it, or review them with /hooks.",
+	HooksOff: "disableAllHooks",
 	guard: &GuardSpec{
 		Event: "PreToolUse", Matcher: "Bash|Edit|Write|MultiEdit", CanAsk: true, Dialect: ClaudeGuard,
 		BackgroundHint: "the Bash tool's own `run_in_background` (Claude Code's background facility)"},

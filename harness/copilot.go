@@ -22,7 +22,8 @@ var copilotSpec = Spec{
 	DefaultTimeout: 30 * time.Second, DefaultBudget: 22 * time.Second,
 	Needs: "The Copilot cloud agent reads .github/hooks/*.json from the default branch only: commit and merge the file. " +
 		"The Copilot CLI reads it from the working tree.",
-	guard: &GuardSpec{Event: "preToolUse", CanAsk: true, Dialect: CopilotPascalGuard},
+	AlsoRuns: []Name{Claude},
+	guard:    &GuardSpec{Event: "preToolUse", CanAsk: true, Dialect: CopilotPascalGuard},
 	trustFacts: trustFacts{
 		trust: func(_ context.Context, o TrustOptions) Trust { return CopilotTrust(o) },
 		trustSteps: func(root string) []string {

@@ -12,7 +12,8 @@ var devinSpec = Spec{
 	Events:    []Event{{Name: "Stop", Background: true}, {Name: "SessionStart", Start: true}},
 	shape:     groupShape, wrapped: false, TimeoutUnit: time.Second,
 	DefaultTimeout: 600 * time.Second, DefaultBudget: 540 * time.Second,
-	Needs: "Devin CLI reads .devin/hooks.v1.json when a session starts; start a new one.",
+	Needs:    "Devin CLI reads .devin/hooks.v1.json when a session starts; start a new one.",
+	AlsoRuns: []Name{Claude},
 	protocol: protocol{
 		respond: func(_ string, d Decision, notes []string) Answer {
 			return jsonWire{block: blockObject("block")}.respond(d, notes)

@@ -126,6 +126,14 @@ type Spec struct {
 	DefaultBudget time.Duration
 	// Needs says what the user still has to do after vbd install.
 	Needs string
+	// AlsoRuns are the harnesses whose project hooks this one runs as
+	// well as its own (Copilot CLI and Devin CLI load the repository's
+	// .claude/settings*.json; docs/harness-contracts.md §5, §7, §14):
+	// vbd doctor shows each stop running vbd twice.
+	AlsoRuns []Name
+	// HooksOff is the top-level key of its config that, set to true, turns
+	// every hook off, vbd's too ("" = none known): vbd doctor says so.
+	HooksOff string
 	// guard is the pre-tool event where vbd install puts the guard; nil
 	// when the harness has no pre-tool hook that can refuse a call, or vbd
 	// has not confirmed it against the client (Cursor's
