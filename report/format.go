@@ -34,6 +34,8 @@ func (o Output) getenv(k string) string {
 // --format`) has Plan.
 type Format struct {
 	Name string
+	// About says what the format is, in --help ("the receipt").
+	About string
 	// Machine formats are for programs: a run prints its table for a
 	// person on stderr beside them.
 	Machine bool
@@ -50,9 +52,9 @@ const FormatTable = "table"
 func Formats() []Format {
 	return []Format{
 		{Name: FormatTable, Receipt: tableReceipt, Plan: tablePlan},
-		{Name: "json", Machine: true, Receipt: jsonReceipt, Plan: jsonPlan},
-		{Name: "junit", Machine: true, Receipt: junitReceipt},
-		{Name: "github", Machine: true, Receipt: githubReceipt},
+		{Name: "json", About: "the receipt", Machine: true, Receipt: jsonReceipt, Plan: jsonPlan},
+		{Name: "junit", About: "JUnit XML", Machine: true, Receipt: junitReceipt},
+		{Name: "github", About: "annotations", Machine: true, Receipt: githubReceipt},
 	}
 }
 
@@ -76,6 +78,27 @@ func FormatNames(plan bool) string {
 		}
 	}
 	return strings.Join(names, ",")
+}
+
+// FormatHelp lists the formats for --help, from the registry: "table,
+// json (the receipt), junit (JUnit XML) or github (annotations)"; with
+// plan, only the names of those with a form for a plan.
+func FormatHelp(plan bool) string {
+	var names []string
+	for _, f := range Formats() {
+		if plan && f.Plan == nil {
+			continue
+		}
+		if f.About != "" && !plan {
+			names = append(names, f.Name+" ("+f.About+")")
+		} else {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func tableReceipt(o Output, r *receipt.Receipt) error { return Results(o.Stdout, r, o.Table) }

@@ -16,7 +16,10 @@ import (
 // of formats: ${formats} for a run or a receipt, ${plan_formats} for
 // `vbd list`.
 func formatVars() kong.Vars {
-	return kong.Vars{"formats": report.FormatNames(false), "plan_formats": report.FormatNames(true)}
+	return kong.Vars{
+		"formats": report.FormatNames(false), "plan_formats": report.FormatNames(true),
+		"formats_help": report.FormatHelp(false), "plan_formats_help": report.FormatHelp(true),
+	}
 }
 
 // output is where format name writes for this command line: stdout, its

@@ -16,7 +16,7 @@ import (
 type lastCmd struct {
 	JSON    bool   `xor:"form" help:"Print the receipt file as it is stored (JSON, see docs/receipt.md)."`
 	Verdict bool   `xor:"form" help:"Print one word for scripts: verified, failed or nothing-verified."`
-	Format  string `enum:"${formats}" default:"table" help:"Output, as vbd --format: table, json, junit or github."`
+	Format  string `enum:"${formats}" default:"table" help:"Output, as vbd --format: ${formats_help}."`
 }
 
 // Run prints the newest receipt again in any output format (the results

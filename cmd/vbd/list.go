@@ -10,7 +10,7 @@ import (
 type listCmd struct {
 	Quick  bool   `help:"Show the plan for --quick."`
 	JSON   bool   `help:"Print the plan as JSON (--format json)."`
-	Format string `enum:"${plan_formats}" default:"table" help:"Output: table, or json for machines."`
+	Format string `enum:"${plan_formats}" default:"table" help:"Output: ${plan_formats_help}."`
 }
 
 func (l *listCmd) Run(ctx context.Context, g *Globals, e env) error {

@@ -21,7 +21,7 @@ type runCmd struct {
 	Timeout  positiveDur `placeholder:"DUR" help:"Cap on any single check (default: the budget)."`
 	Jobs     jobsCount   `short:"j" placeholder:"N" help:"Checks run at once (default: every check at once, up to 16)."`
 	FailFast bool        `help:"Start no new check after the first failure."`
-	Format   string      `enum:"${formats}" default:"table" help:"Output: table, or for machines json (the receipt), junit or github (annotations); the table then goes to stderr."`
+	Format   string      `enum:"${formats}" default:"table" help:"Output: ${formats_help}; with a format for machines the table goes to stderr."`
 	NoCache  bool        `help:"Run every check even when a passing receipt matches this tree."`
 	Verbose  bool        `short:"v" help:"Show each check's full command in the table and cut nothing to fit the terminal."`
 	Changed  bool        `help:"Only the project roots changed since --base (committed, uncommitted and untracked); nothing changed: exit 2."`
