@@ -51,7 +51,7 @@ func parseTaskfile(p string, data []byte) *runnerFile {
 			taskIndent = indent
 		}
 		if indent == taskIndent {
-			name, rest, ok := strings.Cut(text, ":")
+			name, rest, ok := cutYAMLKey(text)
 			cur, section = nil, ""
 			if !ok {
 				continue
@@ -71,7 +71,7 @@ func parseTaskfile(p string, data []byte) *runnerFile {
 			keyIndent = indent
 		}
 		if indent == keyIndent && !strings.HasPrefix(text, "-") {
-			key, rest, _ := strings.Cut(text, ":")
+			key, rest, _ := cutYAMLKey(text)
 			section, sectionIndent = "", indent
 			rest = strings.TrimSpace(rest)
 			switch key {
@@ -108,6 +108,27 @@ func parseTaskfile(p string, data []byte) *runnerFile {
 		}
 	}
 	return f
+}
+
+// cutYAMLKey splits a mapping line into its key and value. The key ends at
+// the first colon followed by a space, a tab or the line's end (or after a
+// quoted key's closing quote), so a task named `lint:fix` or `db:migrate`
+// keeps its whole name.
+func cutYAMLKey(text string) (key, rest string, ok bool) {
+	if len(text) > 0 && (text[0] == '"' || text[0] == '\'') {
+		if end := strings.IndexByte(text[1:], text[0]); end >= 0 {
+			after := strings.TrimLeft(text[end+2:], " \t")
+			if v, found := strings.CutPrefix(after, ":"); found {
+				return text[:end+2], v, true
+			}
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] == ':' && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t') {
+			return text[:i], text[i+1:], true
+		}
+	}
+	return text, "", false
 }
 
 // taskItem records one item of a task's cmds or deps list.

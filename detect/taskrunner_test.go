@@ -51,6 +51,10 @@ tasks:
   lint:
     cmds:
       - cmd: golangci-lint run
+  lint:fix:
+    cmds:
+      - golangci-lint run --fix
+  "db:seed": go run ./seed
   watch:
     cmds:
       - cargo watch -x test
@@ -78,11 +82,13 @@ func TestParseRunnerFiles(t *testing.T) {
 	for name, want := range map[string]struct {
 		deps, body []string
 	}{
-		"default": {[]string{"test"}, nil},
-		"test":    {[]string{"build", "py"}, []string{"go test ./...", "cargo test"}},
-		"py":      {nil, []string{"uv run pytest", "echo done"}},
-		"build":   {nil, []string{"go build ./..."}},
-		"lint":    {nil, []string{"golangci-lint run"}},
+		"default":  {[]string{"test"}, nil},
+		"test":     {[]string{"build", "py"}, []string{"go test ./...", "cargo test"}},
+		"py":       {nil, []string{"uv run pytest", "echo done"}},
+		"build":    {nil, []string{"go build ./..."}},
+		"lint":     {nil, []string{"golangci-lint run"}},
+		"lint:fix": {nil, []string{"golangci-lint run --fix"}},
+		"db:seed":  {nil, []string{"go run ./seed"}},
 	} {
 		r := tf.recipes[name]
 		if r == nil || !slices.Equal(r.deps, want.deps) || !slices.Equal(r.body, want.body) {
