@@ -33,7 +33,8 @@ func cmdWords(words []string) (string, []string) {
 				words = words[1:]
 			}
 			continue
-		case w == "uv" && len(words) > 1 && words[1] == "run", w == "poetry" && len(words) > 1 && words[1] == "run":
+		case w == "uv" && len(words) > 1 && words[1] == "run", w == "poetry" && len(words) > 1 && words[1] == "run",
+			(w == "bundle" || w == "bundler") && len(words) > 1 && words[1] == "exec":
 			words = words[2:]
 			continue
 		case (w == "python" || w == "python3") && len(words) > 2 && words[1] == "-m":
@@ -88,7 +89,7 @@ func writerOf(words []string) string {
 			return "biome --write"
 		}
 	case "ruff":
-		if hasArg(args, "--fix") {
+		if hasArg(args, "--fix", "--fix-only") {
 			return "ruff --fix"
 		}
 		if sub == "format" && !hasArg(args, "--check", "--diff") {
@@ -120,8 +121,40 @@ func writerOf(words []string) string {
 		if hasArg(args, "--fix") || sub == "fmt" {
 			return "golangci-lint --fix"
 		}
+	case "rubocop", "standardrb":
+		if f := rubocopFix(args); f != "" {
+			return prog + " " + f
+		}
 	}
 	return ""
+}
+
+// rubocopFix names rubocop's autocorrect flag in args (-a, -A, a cluster
+// of short flags holding one, --autocorrect, --autocorrect-all, --fix and
+// the older --auto-correct spellings), or "".
+func rubocopFix(args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		switch {
+		case hasArg([]string{a}, "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all", "--safe-auto-correct", "--fix", "--fix-layout", "-x"):
+			return a
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && isLetters(a[1:]) && strings.ContainsAny(a[1:], "aAx"):
+			return a
+		}
+	}
+	return ""
+}
+
+// isLetters reports whether s is ASCII letters only.
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // watcherOf names the watch loop one simple command starts, or "". once
@@ -203,11 +236,14 @@ type scriptTraits struct {
 }
 
 // traitsOf reads the simple commands of a script body or recipe line.
-func traitsOf(cmds [][]string) scriptTraits {
+func traitsOf(cmds [][]string) scriptTraits { return traitsIn(cmds, cmdContext{}) }
+
+// traitsIn is traitsOf with the configuration around the commands.
+func traitsIn(cmds [][]string, ctx cmdContext) scriptTraits {
 	var t scriptTraits
 	for _, words := range cmds {
 		if t.writer == "" {
-			t.writer = writerOf(words)
+			t.writer = writerIn(words, ctx)
 		}
 		if w, once := watcherOf(words); w != "" {
 			if once {

@@ -74,6 +74,8 @@ type detector struct {
 	eco  ecoIndex
 	// scans are the registry's recipe scanners (recipeScanners).
 	scans []func(words []string, cur string) []makeRef
+	// ruffFix caches ruffFixes by directory.
+	ruffFix map[string]bool
 }
 
 // Detect reads the repository in fsys (rooted at the repository root) and

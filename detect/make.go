@@ -32,6 +32,7 @@ func (d *detector) detectMake() {
 			}
 			mf = parseMakefile(p, data, d.read)
 			mf.scans = d.scans
+			mf.ctx = cmdContext{ruffFix: d.ruffFixes(dir)}
 			break
 		}
 		if mf != nil {
@@ -117,7 +118,7 @@ func (mf *makefile) guard(c *Check, target string) {
 		for _, line := range r.recipe {
 			cmds := recipeCommands(line)
 			c.Prints = appendPrints(c.Prints, cmds)
-			st := traitsOf(cmds)
+			st := traitsIn(cmds, mf.ctx)
 			t.writer = firstOf(t.writer, st.writer)
 			t.watcher = firstOf(t.watcher, st.watcher)
 			t.install = t.install || st.install

@@ -45,6 +45,9 @@ type makefile struct {
 	// ::=, ?=), so that a recipe running `$(GOLANGCI) run` is read as the
 	// tool it names.
 	vars map[string]string
+	// ctx is what the configuration around the Makefile says about its
+	// recipes' commands (ruff's fix = true).
+	ctx cmdContext
 	// scans recognise what a recipe line runs (recipeScanners).
 	scans []func([]string, string) []makeRef
 }

@@ -115,7 +115,9 @@ func (d *detector) addPython(roots map[string]bool, dir string) {
 		argv       []string
 		hint       string
 	}{
-		{"ruff", cfg.ruff, []string{"ruff", "check"}, "pip install ruff"},
+		// --no-fix: with fix = true in its configuration a bare
+		// `ruff check` rewrites the files it checks.
+		{"ruff", cfg.ruff, []string{"ruff", "check", "--no-fix"}, "pip install ruff"},
 		{"mypy", cfg.mypy, mypyArgv(cfg), "pip install mypy"},
 		// --stats prints "No source files found." where pyright checked
 		// nothing (exit 0, "0 errors"), which the pyright matcher reads

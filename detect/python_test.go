@@ -18,7 +18,7 @@ func TestDetectPython(t *testing.T) {
 			checks: []want{
 				{name: "pytest", argv: pytest, kind: KindTest, env: []string{"PYTHONDONTWRITEBYTECODE=1"}, source: "pyproject.toml",
 					reason: "pytest configured in pyproject.toml [tool.pytest.ini_options]; run with the active python3"},
-				{name: "ruff", argv: []string{"ruff", "check"}, kind: KindLint, reason: "configured in pyproject.toml [tool.ruff]"},
+				{name: "ruff", argv: []string{"ruff", "check", "--no-fix"}, kind: KindLint, reason: "configured in pyproject.toml [tool.ruff]"},
 				{name: "mypy", argv: []string{"mypy"}, env: []string{"MYPY_CACHE_DIR=/dev/null"}, kind: KindTypecheck},
 			},
 		},
@@ -44,7 +44,7 @@ func TestDetectPython(t *testing.T) {
 			opts: Options{LookPath: func(string) bool { return false }},
 			checks: []want{
 				{name: "pytest (svc)", argv: []string{"poetry", "run", "pytest", "-p", "no:cacheprovider"}, env: []string{"PYTHONDONTWRITEBYTECODE=1"}, dir: "svc"},
-				{name: "ruff (svc)", argv: []string{"poetry", "run", "ruff", "check"}},
+				{name: "ruff (svc)", argv: []string{"poetry", "run", "ruff", "check", "--no-fix"}},
 			},
 		},
 		"mypy leaves no cache in the tree, pyright says what it checked": {

@@ -96,7 +96,7 @@ func (d *detector) scriptCheck(root, rel string, kind Kind, quick bool) (scriptE
 	e := scriptEntry{check: c}
 	if cmds, err := Commands(text); err == nil {
 		e.check.Prints = appendPrints(nil, cmds)
-		t := traitsOf(cmds)
+		t := traitsIn(cmds, cmdContext{ruffFix: d.ruffFixes(root)})
 		switch {
 		case t.writer != "":
 			e.check.Skipped = Skip{Kind: SkipWriter, Detail: t.writer}

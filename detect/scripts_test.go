@@ -104,6 +104,31 @@ func TestDetectScripts(t *testing.T) {
 				{name: "make test", skipped: "starts a watcher: cargo watch"},
 			},
 		},
+		"ruff check with fix = true configured is a writer, unless --no-fix": {
+			fs: fsOf("Makefile", "lint:\n\truff check src\nvet:\n\truff check --no-fix .\n",
+				"pyproject.toml", "[tool.ruff]\nfix = true\n", "src/a.py", "",
+				"sub/Makefile", "lint:\n\truff check .\n", "sub/ruff.toml", "fix = false\n",
+				"up/Taskfile.yml", "tasks:\n  lint:\n    cmds:\n      - uv run ruff check\n"),
+			names: []string{"make lint", "make vet", "ruff", "pytest", "make lint (sub)", "task lint (up)"},
+			checks: []want{
+				{name: "make lint", skipped: "rewrites files: ruff check (fix = true in its configuration; pass --no-fix)"},
+				{name: "make vet"},
+				{name: "make lint (sub)"},
+				{name: "task lint (up)", skipped: "rewrites files: ruff check (fix = true in its configuration; pass --no-fix)"},
+				{name: "ruff", argv: []string{"ruff", "check", "--no-fix"}, skipped: "covered by make vet"},
+			},
+		},
+		"rubocop's autocorrect is a writer, also inside make lint": {
+			fs: fsOf("Makefile", "lint:\n\tbundle exec rubocop -a\ncheck:\n\trubocop --autocorrect-all\n",
+				"sub/Makefile", "lint:\n\trubocop -DA lib\nvet:\n\tbin/rubocop --format progress\n"),
+			names: []string{"make lint", "make check", "make lint (sub)", "make vet (sub)"},
+			checks: []want{
+				{name: "make lint", skipped: "rewrites files: rubocop -a"},
+				{name: "make check", skipped: "rewrites files: rubocop --autocorrect-all"},
+				{name: "make lint (sub)", skipped: "rewrites files: rubocop -DA"},
+				{name: "make vet (sub)"},
+			},
+		},
 		"a binary Makefile is an error row, not silence": {
 			fs:    fsOf("Makefile", "\x7fELF\x00\x00test:\n"),
 			names: []string{"read Makefile"},

@@ -79,6 +79,7 @@ func (d *detector) addRunnerFile(eco ecoID, f *runnerFile, installed bool, insta
 			Runner: RunnerOpaque,
 		}
 		reached := f.reach(r.name)
+		ctx := cmdContext{ruffFix: d.ruffFixes(f.dir)}
 		var t scriptTraits
 		var refs []makeRef
 		var lines []string
@@ -87,7 +88,7 @@ func (d *detector) addRunnerFile(eco ecoID, f *runnerFile, installed bool, insta
 				lines = append(lines, line)
 				cmds := recipeCommands(line)
 				c.Prints = appendPrints(c.Prints, cmds)
-				st := traitsOf(cmds)
+				st := traitsIn(cmds, ctx)
 				t.writer = firstOf(t.writer, st.writer)
 				t.watcher = firstOf(t.watcher, st.watcher)
 				t.install = t.install || st.install
