@@ -87,6 +87,16 @@ func TestDetectMake(t *testing.T) {
 				{name: "go test", reason: "make test would run it but is vacuous"},
 			},
 		},
+		"a test directory does not shadow a target whose prerequisite always runs": {
+			fs: fsOf("Makefile", "test: nextify\n\t./t\nnextify:\n\t./gen\ncheck: deps\n\t./c\ndeps: gen\ngen:\n\t./g\n",
+				"test/x.sh", "", "check/y.sh", "", "deps", ""),
+			names:  []string{"make test"},
+			checks: []want{{name: "make test", vacuous: ""}},
+		},
+		"a test directory shadows a target whose prerequisites are files": {
+			fs:     fsOf("Makefile", "test: a.c\n\t./t\n", "test/x.sh", "", "a.c", ""),
+			checks: []want{{name: "make test", vacuous: "'test' is a file or directory"}},
+		},
 		".PHONY test is not shadowed by a test directory": {
 			fs:     fsOf("Makefile", ".PHONY: test\ntest:\n\t./t\n", "test/x.sh", ""),
 			checks: []want{{name: "make test"}},

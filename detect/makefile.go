@@ -380,13 +380,33 @@ func (mf *makefile) vacuity(r *makeRule, exists func(string) bool) string {
 	if len(r.recipe) == 0 && len(r.prereqs) == 0 {
 		return "empty target"
 	}
-	if !mf.phony[r.name] && exists(r.name) {
+	if !mf.phony[r.name] && exists(r.name) && !mf.alwaysRemade(r, exists, map[string]bool{}) {
 		return fmt.Sprintf("'%s' is a file or directory and not .PHONY: make says it is up to date and runs nothing", r.name)
 	}
 	if len(r.prereqs) == 0 && printOnly(r.recipe) {
 		return "the recipe only prints or does nothing (echo, printf, true, :): it verifies nothing"
 	}
 	return ""
+}
+
+// alwaysRemade reports whether make remakes a target whatever the files'
+// times: one of its prerequisites, or theirs, is .PHONY or is no file, so
+// make always runs its recipe and the target's with it (`test: nextify`
+// beside a test/ directory is a real test run, not "up to date").
+func (mf *makefile) alwaysRemade(r *makeRule, exists func(string) bool, seen map[string]bool) bool {
+	for _, p := range r.prereqs {
+		if seen[p] || len(seen) >= maxFollow {
+			continue
+		}
+		seen[p] = true
+		if mf.phony[p] || !exists(p) {
+			return true
+		}
+		if pr := mf.rules[p]; pr != nil && mf.alwaysRemade(pr, exists, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // makeVarAssign is a plain variable assignment: NAME, its operator, value.
