@@ -203,6 +203,11 @@ func TestSetupProblems(t *testing.T) {
 		{"setup is not claimed on a pass", noModules, "sh: 1: cross-env: not found", 0, ""},
 		{"failing tests are never setup", noModules, "sh: 1: cross-env: not found\nTests:       1 failed, 1 total", 1, ""},
 		{"go offline", gotest, "go: github.com/x/y@v1.2.3: Get \"https://proxy.golang.org/github.com/x/y/@v/v1.2.3.mod\": dial tcp: lookup proxy.golang.org: no such host", 1, "Go modules could not be downloaded: run `go mod download`"},
+		{"a tool missing in a make recipe (shell)", detect.Check{Name: "make lint", Runner: detect.RunnerMake}, "uv run ruff check\n/bin/sh: 1: uv: not found\nmake: *** [Makefile:2: lint] Error 127", 2, "uv: command not found on PATH (a recipe exited 127); install uv"},
+		{"a tool missing in a make recipe (no shell)", detect.Check{Name: "make test", Runner: detect.RunnerMake}, "uv run pytest\nmake: uv: No such file or directory\nmake: *** [Makefile:2: test] Error 127", 2, "uv: command not found on PATH"},
+		{"a sub-make's missing tool", detect.Check{Name: "make test", Runner: detect.RunnerMake}, "make[1]: Entering directory '/x'\nmake[1]: golangci-lint: Command not found\nmake[1]: *** [Makefile:3: lint] Error 127\nmake: *** [Makefile:2: test] Error 2", 2, "install golangci-lint"},
+		{"just's recipe exit 127", detect.Check{Name: "just test", Runner: detect.RunnerOpaque}, "sh: 1: cargo: not found\nerror: Recipe `test` failed on line 2 with exit code 127", 1, "cargo: command not found on PATH"},
+		{"a missing program without exit 127 is not setup", detect.Check{Name: "make test", Runner: detect.RunnerMake}, "sh: 1: uv: not found\nmake: *** [Makefile:2: test] Error 1", 2, ""},
 		{"pytest missing", detect.Check{Name: "make test", Kind: detect.KindTest, Runner: detect.RunnerMake}, "/usr/bin/python3: No module named pytest\nmake: *** [Makefile:2: test] Error 1", 2, "pytest is not installed"},
 	} {
 		e := evidenceOf(tc.c, textLines(tc.out), tc.exit)

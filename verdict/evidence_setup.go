@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"bytes"
+	"path"
 
 	"strings"
 
@@ -23,13 +24,21 @@ var (
 	goDownload = lazyre.New(`(?:^go: |^\S+@\S+: |go: downloading).*(?:dial tcp|no such host|proxy\.golang\.org|connection refused|i/o timeout|network is unreachable|GOPROXY=off|-mod=mod)|^go: module lookup disabled by GOPROXY=off`)
 	// Python without pytest.
 	pyNoPytest = lazyre.New(`No module named '?pytest'?$`)
+	// make running a recipe line's program itself (no shell) that is not
+	// there: "make: uv: No such file or directory" (GNU make 4.3),
+	// "make: uv: Command not found" (older), "make[1]: …" in a sub-make.
+	makeNoProgram = lazyre.New(`^make(?:\[\d+\])?: ([^\s:*]+): (?:No such file or directory|Command not found)$`)
+	// A task runner reporting a recipe's exit 127, the shell's "command not
+	// found": make's "*** [Makefile:2: test] Error 127", just's "Recipe
+	// `test` failed on line 2 with exit code 127", Task's "exit status 127".
+	exit127 = lazyre.New(`^make(?:\[\d+\])?: \*\*\* .*Error 127$|^error: Recipe .* with exit code 127$|^task: .*exit status 127$`)
 )
 
 // The bytes the messages above start or end with; the text scanner's quiet
 // path (lineTables) skips the watch for a line with neither.
 const (
 	setupFirstBytes = "CEg"
-	setupLastBytes  = "dt'eg"
+	setupLastBytes  = "dt'egy7"
 )
 
 var setupFirst, setupLast = newByteSet(setupFirstBytes), newByteSet(setupLastBytes)
@@ -43,7 +52,12 @@ type setupWatch struct {
 	known string
 	// what is the first missing thing seen, and kind which fix it takes.
 	what string
-	kind string // "node", "go", "python"
+	kind string // "node", "go", "python", "tool"
+	// missing is a program a shell or make could not find, and status127
+	// whether a task runner then reported its recipe's exit 127: together
+	// they mean a tool inside a recipe is not installed.
+	missing   string
+	status127 bool
 }
 
 func newSetupWatch(c detect.Check) setupWatch {
@@ -57,7 +71,7 @@ func newSetupWatch(c detect.Check) setupWatch {
 // line reads one cleaned line. Cheap bytes tests come first: most lines
 // hold none of these words.
 func (w *setupWatch) line(l []byte) {
-	if w.what != "" || len(l) < 10 {
+	if w.what != "" && w.status127 || len(l) < 10 {
 		return
 	}
 	// Every message below starts with one of setupFirstBytes or ends in
@@ -66,12 +80,23 @@ func (w *setupWatch) line(l []byte) {
 		return
 	}
 	switch {
+	case l[len(l)-1] == '7':
+		w.status127 = w.status127 || exit127.Match(l)
+		return
+	case w.what != "":
+	case bytes.HasSuffix(l, []byte("No such file or directory")) || bytes.HasSuffix(l, []byte("Command not found")):
+		if m := makeNoProgram.FindSubmatch(l); m != nil && w.missing == "" {
+			w.missing = string(m[1])
+		}
 	case bytes.HasSuffix(l, []byte("not found")):
 		m := shNotFound.FindSubmatch(l)
 		if m == nil {
 			return
 		}
 		tool := string(m[1])
+		if w.missing == "" {
+			w.missing = tool
+		}
 		// A package's bin missing is a missing install; a bare tool name is
 		// one only when detect already saw node_modules missing.
 		if strings.Contains(tool, "node_modules/.bin/") || w.known != "" {
@@ -95,6 +120,11 @@ func (w *setupWatch) line(l []byte) {
 // result is Evidence.Setup: the fix and what was missing, or "". It is
 // asked only when the check failed with no test passing or failing.
 func (w *setupWatch) result() string {
+	if w.kind == "" && w.missing != "" && w.status127 {
+		// A recipe's tool: the same sentence as a check whose own program
+		// is missing (runner's start error), naming the recipe's tool.
+		return w.missing + ": command not found on PATH (a recipe exited 127); install " + path.Base(w.missing)
+	}
 	switch w.kind {
 	case "node":
 		// One sentence whatever found it: the install command (detect's,
