@@ -31,13 +31,23 @@ var (
 	// A task runner reporting a recipe's exit 127, the shell's "command not
 	// found": make's "*** [Makefile:2: test] Error 127", just's "Recipe
 	// `test` failed on line 2 with exit code 127", Task's "exit status 127".
+	// cargo unable to fetch a crate or the index (offline, no proxy):
+	// "error: failed to get `serde` as a dependency of package …",
+	// "error: failed to download `x v1.0`", "error: failed to load source
+	// for dependency `x`", "error: failed to update registry `crates-io`".
+	cargoDownload = lazyre.New("^error: (?:failed to (?:get `|download|load source for dependency|update registry|fetch into|query replaced source)|no matching package named .* found)")
+	// Maven unable to resolve the build's dependencies or plugins.
+	mavenDownload = lazyre.New(`^\[ERROR\] .*(?:Could not resolve dependencies|could not be resolved|Could not transfer artifact|Non-resolvable (?:parent|import) POM|Unknown host|Could not find artifact|Plugin .* or one of its dependencies)`)
+	// Gradle unable to resolve dependencies, or its wrapper unable to
+	// download Gradle itself.
+	gradleDownload = lazyre.New(`^(?:> )?Could not (?:resolve (?:all (?:files|dependencies|artifacts|task dependencies) for configuration|[\w.-]+:[\w.-]+)|GET '|download )|^Exception in thread "main" java\.net\.(?:UnknownHostException|ConnectException)`)
 	exit127 = lazyre.New(`^make(?:\[\d+\])?: \*\*\* .*Error 127$|^error: Recipe .* with exit code 127$|^task: .*exit status 127$`)
 )
 
 // The bytes the messages above start or end with; the text scanner's quiet
 // path (lineTables) skips the watch for a line with neither.
 const (
-	setupFirstBytes = "CEg"
+	setupFirstBytes = "CEge[>"
 	setupLastBytes  = "dt'egy7"
 )
 
@@ -110,6 +120,15 @@ func (w *setupWatch) line(l []byte) {
 		if pyNoPytest.Match(l) {
 			w.what, w.kind = "No module named pytest", "python"
 		}
+	case l[0] == 'e' && hasPrefix(l, "error: ") && cargoDownload.Match(l):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "cargo"
+	case l[0] == '[' && hasPrefix(l, "[ERROR] ") && mavenDownload.Match(l):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "maven"
+	case (l[0] == '>' || l[0] == 'C' || l[0] == 'E') && gradleDownload.Match(l):
+		w.what, w.kind = strings.TrimSpace(strings.TrimPrefix(lineString(l), "> ")), "gradle"
+		if l[0] == 'E' {
+			w.kind = "gradle wrapper"
+		}
 	case hasPrefix(l, "go: ") || netFailure(l):
 		if goDownload.Match(l) {
 			w.what, w.kind = strings.TrimSpace(lineString(l)), "go"
@@ -139,6 +158,14 @@ func (w *setupWatch) result() string {
 		return "dependencies are not installed: run `" + cmd + "` (" + w.what + ")"
 	case "go":
 		return "Go modules could not be downloaded: run `" + detect.InstallCommand("go") + "` with network access (" + w.what + ")"
+	case "cargo":
+		return "crates could not be downloaded: run `cargo fetch` with network access (" + w.what + ")"
+	case "maven":
+		return "Maven dependencies could not be downloaded: run `mvn dependency:go-offline` (or `./mvnw dependency:go-offline`) with network access (" + w.what + ")"
+	case "gradle":
+		return "Gradle dependencies could not be downloaded: run `./gradlew dependencies` (or `gradle dependencies`) with network access (" + w.what + ")"
+	case "gradle wrapper":
+		return "the Gradle wrapper could not download Gradle: run `./gradlew --version` with network access (" + w.what + ")"
 	case "python":
 		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
 	}
