@@ -212,7 +212,11 @@ func (d *detector) npmSetup(dir, pm string, pj packageJSON) string {
 			break
 		}
 	}
-	return "dependencies are not installed (no node_modules): run `" + InstallCommand(pm) + "`"
+	cmd := InstallCommand(pm)
+	if pm == "yarn" && d.yarnClassic(dir) {
+		cmd = yarnClassicInstall
+	}
+	return "dependencies are not installed (no node_modules): run `" + cmd + "`"
 }
 
 // InstallCommand is the one command that installs a package manager's
