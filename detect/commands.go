@@ -258,8 +258,30 @@ func traitsIn(cmds [][]string, ctx cmdContext) scriptTraits {
 		if s := runsScript(words); s != "" {
 			t.runs = append(t.runs, s)
 		}
+		t.runs = append(t.runs, runAllScripts(words)...)
 	}
 	return t
+}
+
+// runAllScripts returns the script names (or globs, `lint:*`) that
+// npm-run-all, run-s or run-p runs, or nil.
+func runAllScripts(words []string) []string {
+	prog, args := cmdWords(words)
+	if prog != "npm-run-all" && prog != "run-s" && prog != "run-p" && prog != "npm-run-all2" {
+		return nil
+	}
+	var names []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--npm-path" || a == "--max-parallel":
+			i++ // a flag's value
+		case strings.HasPrefix(a, "-"):
+		default:
+			names = append(names, a)
+		}
+	}
+	return names
 }
 
 // runsScript returns the package.json script a command runs, or "".

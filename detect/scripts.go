@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -22,6 +23,11 @@ var (
 type npmScript struct {
 	name   string
 	traits scriptTraits
+	// builds: it only builds (buildOnly), so a `start` is no server.
+	builds bool
+	// delegates: it runs the same script elsewhere (turbo, nx, a
+	// workspace run), so its name says nothing about what it does.
+	delegates bool
 }
 
 // scriptTraitsIn reads a script's body and, one level deep, the bodies of
@@ -33,12 +39,11 @@ func scriptTraitsIn(scripts map[string]string, name string) scriptTraits {
 		return scriptTraits{}
 	}
 	t := traitsOf(cmds)
-	for _, sub := range t.runs {
-		body, ok := scripts[sub]
-		if !ok || sub == name {
+	for _, sub := range scriptsMatching(scripts, t.runs) {
+		if sub == name {
 			continue
 		}
-		if subCmds, err := Commands(body); err == nil {
+		if subCmds, err := Commands(scripts[sub]); err == nil {
 			st := traitsOf(subCmds)
 			t.writer = firstOf(t.writer, st.writer)
 			t.watcher = firstOf(t.watcher, st.watcher)
@@ -49,6 +54,119 @@ func scriptTraitsIn(scripts map[string]string, name string) scriptTraits {
 	return t
 }
 
+// scriptsMatching are the scripts named by runs, which may be
+// npm-run-all's globs (`lint:*`, `build:**`), in order, each once.
+func scriptsMatching(scripts map[string]string, runs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if _, ok := scripts[r]; ok {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+			continue
+		}
+		if !strings.Contains(r, "*") {
+			continue
+		}
+		var matched []string
+		for name := range scripts {
+			if globScript(r, name) && !seen[name] {
+				matched = append(matched, name)
+			}
+		}
+		slices.Sort(matched)
+		for _, m := range matched {
+			seen[m] = true
+		}
+		out = append(out, matched...)
+	}
+	return out
+}
+
+// globScript matches npm-run-all's glob: `*` within one `:` segment, `**`
+// across them.
+func globScript(glob, name string) bool {
+	g := strings.Split(glob, ":")
+	n := strings.Split(name, ":")
+	for i, part := range g {
+		if part == "**" {
+			return true
+		}
+		if i >= len(n) {
+			return false
+		}
+		if ok, _ := path.Match(part, n[i]); !ok {
+			return false
+		}
+	}
+	return len(g) == len(n)
+}
+
+// buildOnly reports whether a script, and the scripts it runs, only build:
+// every command is a bundler, compiler or copier run once, with no server
+// or watch. A `start` that builds is not a server.
+func buildOnly(scripts map[string]string, name string, depth int) bool {
+	cmds, err := Commands(scripts[name])
+	if err != nil || len(cmds) == 0 || depth > 3 {
+		return false
+	}
+	for _, words := range cmds {
+		if w, _ := watcherOf(words); w != "" {
+			return false
+		}
+		if subs := append(runAllScripts(words), runsScript(words)); len(subs) > 1 || subs[0] != "" {
+			for _, sub := range scriptsMatching(scripts, subs) {
+				if sub == name || !buildOnly(scripts, sub, depth+1) {
+					return false
+				}
+			}
+			continue
+		}
+		prog, args := cmdWords(words)
+		sub := firstArg(args)
+		switch prog {
+		case "tsc", "rollup", "esbuild", "babel", "swc", "tsup", "webpack", "parcel", "rimraf", "cpx", "copyfiles", "mkdir", "cp", "rm", "sass", "node-sass", "postcss", "lessc", "uglifyjs", "terser", "microbundle", "unbuild", "browserify":
+			if prog == "parcel" && sub != "build" || prog == "esbuild" && hasArg(args, "--serve") {
+				return false
+			}
+		case "vite", "next", "nuxt", "astro", "ng", "vue-cli-service", "react-scripts", "gatsby", "svelte-kit", "remix":
+			if sub != "build" && sub != "generate" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// linterOf names the linter one simple command runs, when it runs one.
+func linterOf(words []string) string {
+	prog, _ := cmdWords(words)
+	switch prog {
+	case "eslint", "stylelint", "oxlint", "standard", "xo", "markdownlint", "markdownlint-cli2", "tslint", "htmlhint", "jshint", "publint", "knip":
+		return prog
+	}
+	return ""
+}
+
+// isLintOnly reports whether a script only runs linters (read-only: its
+// writers are ruled out by the caller), like `lint:js` = `eslint .`.
+func isLintOnly(body string) bool {
+	cmds, err := Commands(body)
+	if err != nil || len(cmds) == 0 {
+		return false
+	}
+	for _, words := range cmds {
+		if linterOf(words) == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // skipReason says why a script that is not chosen is not a check.
 func (s npmScript) skipReason() Skip {
 	switch {
@@ -57,10 +175,13 @@ func (s npmScript) skipReason() Skip {
 	case s.traits.watcher != "":
 		return Skip{Kind: SkipWatcher, Detail: s.traits.watcher}
 	case slices.Contains(serverScripts, s.name) || strings.HasPrefix(s.name, "dev:") || strings.HasPrefix(s.name, "start:"):
+		if s.builds {
+			return skipWhy("it only builds (no server); not a check")
+		}
 		return Skip{Kind: SkipServer}
 	case isReleaseScript(s.name):
 		return skipWhy("release, publish or install lifecycle script")
-	case strings.HasSuffix(s.name, ":fix") || s.name == "fix" || s.name == "format":
+	case (strings.HasSuffix(s.name, ":fix") || s.name == "fix" || s.name == "format") && !s.delegates:
 		return skipWhy("rewrites files (a fix or format script)")
 	}
 	return Skip{Kind: SkipNotACheck}
@@ -122,7 +243,7 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 	info := map[string]npmScript{}
 	for _, name := range names {
 		t := scriptTraitsIn(pj.scripts, name)
-		info[name] = npmScript{name: name, traits: t}
+		info[name] = npmScript{name: name, traits: t, builds: buildOnly(pj.scripts, name, 0), delegates: delegatesScript(pj.scripts[name])}
 		if t.install && serial == "" {
 			serial = "install " + d.workspaceOf(dir)
 		}
@@ -184,6 +305,25 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 			c.Reason += "; checks formatting or lint without writing"
 			add(c)
 		}
+	}
+	// A `lint:js` that only runs linters, read-only, is a lint: covered by
+	// `lint` when that runs it, else a check of its own.
+	lintRuns := map[string]bool{}
+	if _, ok := pj.scripts["lint"]; ok && !unsafe("lint").Set() {
+		for _, sub := range scriptsMatching(pj.scripts, info["lint"].traits.runs) {
+			lintRuns[sub] = true
+		}
+	}
+	for _, name := range names {
+		if !strings.HasPrefix(name, "lint:") || chosen[name] || unsafe(name).Set() || !isLintOnly(pj.scripts[name]) {
+			continue
+		}
+		c := script(name, KindLint, true)
+		c.Reason += "; runs a linter without fixing"
+		if lintRuns[name] {
+			c.Skipped = coveredBy(pm+" run lint"+sfx, "")
+		}
+		add(c)
 	}
 	typecheck := ""
 	for _, name := range typecheckScripts {
@@ -283,4 +423,24 @@ func (d *detector) workspaceOf(dir string) string {
 			return dir
 		}
 	}
+}
+
+// delegatesScript reports whether a body runs a script of the same kind
+// elsewhere: through Turborepo, Nx, Lerna or a workspace-wide run.
+func delegatesScript(body string) bool {
+	cmds, err := Commands(body)
+	if err != nil {
+		return false
+	}
+	for _, words := range cmds {
+		prog, args := cmdWords(words)
+		sub := firstArg(args)
+		switch {
+		case prog == "turbo" || prog == "nx" || prog == "lerna" || prog == "wireit":
+			return true
+		case npmManagers[prog] && (hasArg(args, "-r", "--recursive", "-ws", "--workspaces", "--filter", "-F") || prog == "yarn" && sub == "workspaces"):
+			return true
+		}
+	}
+	return false
 }

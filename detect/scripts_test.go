@@ -134,6 +134,23 @@ func TestDetectScripts(t *testing.T) {
 				{name: "make vet (sub)"},
 			},
 		},
+		"why not is true: a checking format, a building start, a read-only lint:js": {
+			fs: fsOf("package.json", `{"scripts":{"test":"jest","format":"prettier --check .","start":"npm-run-all raw prod",
+				"raw":"tsc -p .","prod":"webpack --mode production","serve":"npm-run-all raw http","http":"http-server dist",
+				"lint:js":"eslint src","lint:css":"stylelint --fix '**/*.css'"}}`,
+				"web/package.json", `{"scripts":{"test":"jest","format":"turbo run format","lint":"run-s lint:*","lint:js":"eslint .","lint:md":"markdownlint ."}}`),
+			checks: []want{
+				{name: "npm run format", kind: KindLint},
+				{name: "npm run lint:js", kind: KindLint, reason: "script \"lint:js\": eslint src; runs a linter without fixing"},
+				{name: "npm run start", skipped: "it only builds (no server); not a check"},
+				{name: "npm run serve", skipped: "starts a server"},
+				{name: "npm run lint:css", skipped: "rewrites files: stylelint --fix"},
+				{name: "npm run format (web)", skipped: "not a check"},
+				{name: "npm run lint (web)", kind: KindLint},
+				{name: "npm run lint:js (web)", skipped: "covered by npm run lint (web)"},
+				{name: "npm run lint:md (web)", skipped: "covered by npm run lint (web)"},
+			},
+		},
 		"a binary Makefile is an error row, not silence": {
 			fs:    fsOf("Makefile", "\x7fELF\x00\x00test:\n"),
 			names: []string{"read Makefile"},
