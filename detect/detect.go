@@ -254,7 +254,9 @@ func (d *detector) configure() {
 	unmatched := 0
 	for _, name := range cfg.Disable {
 		for _, e := range named[name] {
-			if !e.check.Skipped.Set() {
+			// A missing tool is setup, which the run fails on unless the
+			// check is disabled, as its message says: disable wins there.
+			if !e.check.Skipped.Set() || e.check.Skipped.Kind == SkipToolMissing {
 				e.check.Skipped = Skip{Kind: SkipDisabled}
 			}
 		}

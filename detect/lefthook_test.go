@@ -31,7 +31,7 @@ func TestDetectLefthook(t *testing.T) {
 			fs:     fsOf("lefthook.yml", lint),
 			git:    true,
 			opts:   Options{LookPath: func(string) bool { return false }},
-			checks: []want{{name: "lefthook", skipped: "lefthook not installed (npm install -g lefthook)"}},
+			checks: []want{{name: "lefthook", skipped: "lefthook not installed (npm install -g lefthook); a run fails as setup until it is installed or the check disabled"}},
 		},
 		"not a git repository": {
 			fs:     fsOf("lefthook.yml", lint),

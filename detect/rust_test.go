@@ -43,7 +43,7 @@ func TestDetectRust(t *testing.T) {
 			fs:     fsOf("Cargo.toml", cargoPkg),
 			git:    true,
 			opts:   Options{LookPath: noClippy},
-			checks: []want{{name: "cargo clippy", skipped: "clippy not installed (rustup component add clippy)"}},
+			checks: []want{{name: "cargo clippy", skipped: "clippy not installed (rustup component add clippy); a run fails as setup until it is installed or the check disabled"}},
 		},
 		"cargo missing is a setup problem": {
 			fs:     fsOf("Cargo.toml", cargoPkg),

@@ -73,7 +73,7 @@ func (s Skip) String() string {
 	case SkipNotSupported:
 		return "not supported: " + s.Detail
 	case SkipToolMissing:
-		return s.By + " not installed (" + s.Detail + ")"
+		return s.By + " not installed (" + s.Detail + "); a run fails as setup until it is installed or the check disabled"
 	case SkipNotGit:
 		return "not a git repository"
 	case SkipNoTestScript:

@@ -53,7 +53,7 @@ func TestSkipWords(t *testing.T) {
 		{Kind: SkipDisabled}:         "disabled in .vbd.toml",
 		coveredBy("make test", ""):   "covered by make test",
 		coveredBy("nx", "it runs x"): "covered by nx; it runs x",
-		{Kind: SkipToolMissing, By: "ruff", Detail: "pip install ruff"}: "ruff not installed (pip install ruff)",
+		{Kind: SkipToolMissing, By: "ruff", Detail: "pip install ruff"}: "ruff not installed (pip install ruff); a run fails as setup until it is installed or the check disabled",
 		{Kind: SkipNotACheck}:                      "not a check",
 		skipWhy("not executable"):                  "not executable",
 		{Kind: SkipScope, Detail: "not in scope"}:  "not in scope",

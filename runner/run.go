@@ -358,11 +358,21 @@ func describeStartError(check, tool string, err error) error {
 	disable := fmt.Sprintf("or disable the check with disable = [%q] in .vbd.toml", check)
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		return fmt.Errorf("%s: command not found on PATH; install %s, %s", tool, tool, disable)
+		return startError{fmt.Sprintf("%s: command not found on PATH; install %s, %s", tool, tool, disable), err}
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("%s: no such file; create it, %s", tool, disable)
+		return startError{fmt.Sprintf("%s: no such file; create it, %s", tool, disable), err}
 	case errors.Is(err, os.ErrPermission):
-		return fmt.Errorf("%s: permission denied; make it executable (chmod +x %s), %s", tool, tool, disable)
+		return startError{fmt.Sprintf("%s: permission denied; make it executable (chmod +x %s), %s", tool, tool, disable), err}
 	}
 	return fmt.Errorf("start %s: %w", tool, err)
 }
+
+// startError is a start error in vbd's words that still wraps the cause,
+// so the verdict can tell a missing tool (exec.ErrNotFound) apart.
+type startError struct {
+	msg string
+	err error
+}
+
+func (e startError) Error() string { return e.msg }
+func (e startError) Unwrap() error { return e.err }

@@ -10,6 +10,7 @@ package verdict
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 
 	"strings"
 	"time"
@@ -248,6 +249,13 @@ func (o Outcome) Label() string {
 
 // Skip builds the outcome of a check that was planned but not run.
 func Skip(c detect.Check) Outcome {
+	if s := c.Skipped; s.Kind == detect.SkipToolMissing {
+		// The one rule for a missing tool: a configured check whose tool
+		// is not installed fails the run as setup, naming the install; it
+		// is never dropped from a run that says verified.
+		return Outcome{Check: c, Status: Setup, Reason: ReasonSetup,
+			Detail: fmt.Sprintf("%s: not installed; install it (%s), or disable the check with disable = [%q] in %s", s.By, s.Detail, c.Name, detect.ConfigFile)}
+	}
 	return Outcome{Check: c, Status: Skipped, Detail: c.Skipped.String(), Reason: skipReason(c.Skipped)}
 }
 
@@ -275,6 +283,10 @@ func judge(c detect.Check, r runner.Result) Outcome {
 	switch r.Status {
 	case runner.StartFailed:
 		o.Status, o.Detail = Error, errString(r.Err)
+		if errors.Is(r.Err, exec.ErrNotFound) {
+			// The one rule for a missing tool: setup, naming the install.
+			o.Reason, o.Status = ReasonSetup, Setup
+		}
 		if c.Setup != "" {
 			// The check's tool is a dependency that is not installed
 			// (./node_modules/.bin/eslint): the fix is the install.
@@ -337,7 +349,7 @@ func judge(c detect.Check, r runner.Result) Outcome {
 		// A shell (a .vbd.toml check, the pre-commit pipeline) could not
 		// find the tool: the check never started, like a missing binary.
 		tool := missingTool(r.Tail)
-		o.Status = Error
+		o.Status, o.Reason = Setup, ReasonSetup
 		o.Detail = fmt.Sprintf("%s: command not found; install %s, or disable the check with disable = [%q] in .vbd.toml", tool, tool, c.Name)
 	case code != 0 && ev.NotConfigured != "":
 		o.Status, o.Detail = Vacuous, ev.NotConfigured

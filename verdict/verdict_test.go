@@ -2,6 +2,8 @@ package verdict
 
 import (
 	"errors"
+	"fmt"
+	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
@@ -39,6 +41,9 @@ func TestJudge(t *testing.T) {
 		"could not start is an error carrying the tool and the hint": {test,
 			runner.Result{Status: runner.StartFailed, Err: errors.New("jest: command not found on PATH; install jest")},
 			Error, "jest: command not found on PATH; install jest"},
+		"a tool not on PATH is setup (one rule for a missing tool)": {test,
+			runner.Result{Status: runner.StartFailed, Err: fmt.Errorf("uv: command not found on PATH; install uv: %w", exec.ErrNotFound)},
+			Setup, "uv: command not found on PATH; install uv…"},
 		"never started for lack of budget":             {test, runner.Result{Status: runner.NotRunCut, Cause: runner.ErrBudget}, NotRun, "budget"},
 		"never started after a failure with fail-fast": {test, runner.Result{Status: runner.NotRunCut, Cause: runner.ErrFailFast}, Skipped, "fail-fast"},
 		"never started because vbd was interrupted":    {test, runner.Result{Status: runner.NotRunCut, Cause: runner.ErrInterrupted}, Interrupted, "not started"},
@@ -60,10 +65,10 @@ func TestJudge(t *testing.T) {
 		// sh -c and xargs exit 127 when the tool is missing: the check
 		// never started, whatever wrapped it.
 		"dash: tool not found": {test, exited(127, &Evidence{}, "sh: 1: pytest: not found"),
-			Error, `pytest: command not found; install pytest, or disable the check with disable = ["unit"] in .vbd.toml`},
-		"bash: tool not found": {test, exited(127, nil, "bash: line 1: cargo: command not found"), Error, "cargo: command not found; install cargo…"},
+			Setup, `pytest: command not found; install pytest, or disable the check with disable = ["unit"] in .vbd.toml`},
+		"bash: tool not found": {test, exited(127, nil, "bash: line 1: cargo: command not found"), Setup, "cargo: command not found; install cargo…"},
 		"xargs: tool not found": {lint, exited(127, &Evidence{}, "xargs: pre-commit: No such file or directory"),
-			Error, `pre-commit: command not found; install pre-commit, or disable the check with disable = ["lint"] in .vbd.toml`},
+			Setup, `pre-commit: command not found; install pre-commit, or disable the check with disable = ["lint"] in .vbd.toml`},
 		"exit 127 without a not-found message is a failure": {test, exited(127, &Evidence{}, "tests failed"), Fail, "exit 127"},
 		"a failure the scanner saw as missing dependencies is setup": {lint,
 			exited(127, &Evidence{Setup: "dependencies are not installed: run `npm ci` (eslint: not found)"}, "sh: 1: eslint: not found"),
@@ -242,5 +247,18 @@ func TestQuietHint(t *testing.T) {
 		if got := quietHint(c.r); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+func TestSkipToolMissingIsSetup(t *testing.T) {
+	c := detect.Check{Name: "golangci-lint", Kind: detect.KindLint,
+		Skipped: detect.Skip{Kind: detect.SkipToolMissing, By: "golangci-lint", Detail: "go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest"}}
+	o := Skip(c)
+	want := `golangci-lint: not installed; install it (go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@latest), or disable the check with disable = ["golangci-lint"] in .vbd.toml`
+	if o.Status != Setup || o.Reason != ReasonSetup || o.Detail != want {
+		t.Errorf("got %s %s (%s), want setup (%s)", o.Status, o.Reason, o.Detail, want)
+	}
+	if v := (Run{Outcomes: []Outcome{o, {Check: detect.Check{Name: "go test", Kind: detect.KindTest}, Status: Pass}}}).Decide(); v.Code == 0 {
+		t.Errorf("a run with a missing tool verified: %+v", v)
 	}
 }
