@@ -37,8 +37,24 @@ func cmdWords(words []string) (string, []string) {
 			(w == "bundle" || w == "bundler") && len(words) > 1 && words[1] == "exec":
 			words = words[2:]
 			continue
-		case (w == "python" || w == "python3") && len(words) > 2 && words[1] == "-m":
+		case (w == "pipenv" || w == "pdm" || w == "hatch" || w == "rye" || w == "pixi") && len(words) > 1 && words[1] == "run":
+			words = words[2:]
+			continue
+		case isPython(w) && len(words) > 2 && words[1] == "-m":
+			if words[2] == "coverage" {
+				words = words[2:] // python -m coverage run -m pytest
+				continue
+			}
 			return words[2], words[3:]
+		case path.Base(w) == "coverage" && len(words) > 1 && words[1] == "run":
+			// coverage run [options] -m pytest …, or coverage run script.py
+			rest := words[2:]
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "-m" {
+				rest = rest[1:]
+			}
+			if len(rest) > 1 && rest[0] == "-m" {
+				return rest[1], rest[2:]
+			}
 		}
 		break
 	}
@@ -46,6 +62,13 @@ func cmdWords(words []string) (string, []string) {
 		return "", nil
 	}
 	return path.Base(words[0]), words[1:]
+}
+
+// isPython reports whether a program word is a Python interpreter:
+// python, python3, python3.12, .venv/bin/python.
+func isPython(w string) bool {
+	b := path.Base(w)
+	return b == "python" || strings.HasPrefix(b, "python3")
 }
 
 // hasArg reports whether args hold any of flags, as a word or as

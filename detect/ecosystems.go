@@ -53,7 +53,7 @@ func ecosystems() []ecosystem {
 		{id: ecoTask, detect: (*detector).detectTask, wrapper: true,
 			markers:   []string{"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml"},
 			supported: "Taskfile.yml", tools: []string{"task"}},
-		{id: ecoScripts, detect: (*detector).detectScripts, wrapper: true,
+		{id: ecoScripts, detect: (*detector).detectScripts, wrapper: true, scan: scanScripts, covers: coversScripts,
 			// The directory (script/, scripts/, bin/) is checked by the detector.
 			markers:   []string{"test", "cibuild", "check", "lint", "verify.sh", "test.sh", "check.sh", "lint.sh"},
 			supported: "script/test"},

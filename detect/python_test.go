@@ -60,7 +60,7 @@ func TestDetectPython(t *testing.T) {
 			fs:     fsOf("pyrightconfig.json", "{}", "pytest.ini", "[pytest]\n", "test_x.py", pyTestA),
 			git:    true,
 			opts:   Options{LookPath: func(string) bool { return false }},
-			checks: []want{{name: "pyright", skipped: "pyright not installed (npm install -g pyright)"}},
+			checks: []want{{name: "pyright", skipped: "pyright not installed (npm install -g pyright); a run fails as setup until it is installed or the check disabled"}},
 		},
 		"a package without tests is explained": {
 			fs:     fsOf("setup.py", "from setuptools import setup\n"),
@@ -72,6 +72,17 @@ func TestDetectPython(t *testing.T) {
 			fs:     fsOf("tox.ini", "[pytest]\n", "Makefile", ".PHONY: test\ntest:\n\ttox -e py\n"),
 			git:    true,
 			checks: []want{{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test"}},
+		},
+		"make test running pytest through coverage, a venv or pipenv covers pytest": {
+			fs: fsOf("pytest.ini", "[pytest]\n", "Makefile", ".PHONY: test\ntest:\n\tcoverage run --branch -m pytest tests\n",
+				"a/pytest.ini", "[pytest]\n", "a/Makefile", ".PHONY: test\ntest:\n\t$(VENV)/bin/python3.12 -m coverage run -m pytest\n",
+				"b/pytest.ini", "[pytest]\n", "b/Makefile", ".PHONY: test\ntest:\n\tpipenv run pytest -x\n"),
+			git: true,
+			checks: []want{
+				{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test"},
+				{name: "pytest (a)", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test (a)"},
+				{name: "pytest (b)", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test (b)"},
+			},
 		},
 		"invalid pyproject is an error row": {
 			fs:     fsOf("pyproject.toml", "[tool\n"),

@@ -139,3 +139,47 @@ func refNames(refs []makeRef) string {
 
 // ecoScripts is script/test and the like.
 const ecoScripts ecoID = "scripts"
+
+// refScript + a script's path (script/check), or + "*/" + a base name for
+// a sibling named from the script's own directory ("$(dirname "$0")/check").
+const refScript = "script "
+
+// scanScripts recognises a conventional script run by a wrapper (a
+// scripts/test that runs scripts/check, a make target running
+// ./script/lint), so that what it runs is not run twice.
+func scanScripts(words []string, cur string) []makeRef {
+	for len(words) > 0 && (isAssignment(words[0]) || shellPrefixes[words[0]]) {
+		words = words[1:]
+	}
+	if len(words) > 1 && (words[0] == "sh" || words[0] == "bash" || words[0] == "zsh" || words[0] == "exec") {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	p := strings.TrimPrefix(words[0], "./")
+	for _, rel := range append(slices.Clone(scriptLints), scriptTests...) {
+		if p == rel {
+			return []makeRef{{refScript + rel, cur}}
+		}
+		if base := path.Base(rel); strings.HasSuffix(p, "/"+base) && strings.Contains(p, "$") {
+			return []makeRef{{refScript + "*/" + base, cur}}
+		}
+	}
+	return nil
+}
+
+// coversScripts: a ref names a conventional script by its path, or as a
+// sibling of the wrapper script that runs it.
+func coversScripts(_ *detector, w, n *entry, ref makeRef, _ bool) bool {
+	target, ok := strings.CutPrefix(ref.what, refScript)
+	if !ok || len(n.check.Argv) != 1 {
+		return false
+	}
+	rel := strings.TrimPrefix(n.check.Argv[0], "./")
+	if base, sibling := strings.CutPrefix(target, "*/"); sibling {
+		return w.eco == ecoScripts && len(w.check.Argv) == 1 && path.Base(rel) == base &&
+			path.Dir(strings.TrimPrefix(w.check.Argv[0], "./")) == path.Dir(rel)
+	}
+	return rel == target
+}

@@ -43,6 +43,22 @@ func TestDetectScriptDirs(t *testing.T) {
 				{name: "bin/test (web)", dir: "web", reason: "runs npm test"},
 			},
 		},
+		"a scripts/test that runs scripts/check covers it; so does a make target": {
+			fs: fstest.MapFS{
+				"scripts/test":  exe("#!/bin/sh\nset -e\n\"$(dirname \"$0\")/check\"\n./scripts/lint.sh\nnpx jest\n"),
+				"scripts/check": exe("#!/bin/sh\nnpx eslint .\n"), "scripts/lint.sh": exe("#!/bin/sh\nshellcheck x\n"),
+				"svc/Makefile":  {Data: []byte("lint:\n\t./script/lint\n")}, "svc/script/lint": exe("#!/bin/sh\ntrue x\n"),
+			},
+			git:   true,
+			names: []string{"scripts/lint.sh", "scripts/check", "scripts/test", "make lint (svc)", "script/lint (svc)"},
+			checks: []want{
+				{name: "scripts/lint.sh", skipped: "covered by scripts/test"},
+				{name: "scripts/check", skipped: "covered by scripts/test"},
+				{name: "scripts/test", kind: KindTest},
+				{name: "make lint (svc)"},
+				{name: "script/lint (svc)", skipped: "covered by make lint (svc)"},
+			},
+		},
 		"a file named test elsewhere is not a script": {
 			fs:    fstest.MapFS{"docs/test": exe("")},
 			git:   true,
