@@ -230,6 +230,31 @@ func watcherOf(words []string) (what string, once bool) {
 	return "", false
 }
 
+// terminalOf names a command that needs a terminal: docker run or exec
+// (docker compose run/exec) with -t, --tty or -it, which fails with "the
+// input device is not a TTY" where stdin is no terminal, as in a check.
+func terminalOf(words []string) string {
+	prog, args := cmdWords(words)
+	if prog == "docker" && firstArg(args) == "compose" {
+		args = args[slices.Index(args, "compose")+1:]
+	} else if prog != "docker" && prog != "docker-compose" {
+		return ""
+	}
+	sub := firstArg(args)
+	if sub != "run" && sub != "exec" {
+		return ""
+	}
+	for _, a := range args[slices.Index(args, sub)+1:] {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break // the image or service: the rest is its command's
+		}
+		if a == "--tty" || a == "--tty=true" || len(a) > 1 && a[1] != '-' && isLetters(a[1:]) && strings.Contains(a[1:], "t") {
+			return prog + " " + sub + " " + a
+		}
+	}
+	return ""
+}
+
 // installOf reports whether one simple command installs packages.
 func installOf(words []string) bool {
 	if len(words) == 0 {
@@ -254,6 +279,10 @@ type scriptTraits struct {
 	watcher string // the first watch loop
 	once    string // a watcher that runs once under CI=true
 	install bool
+	// terminal is a command that needs a terminal (docker run -t), which
+	// a check never has; docker whether it runs docker at all.
+	terminal string
+	docker   bool
 	// runs lists the package.json scripts it runs (`npm run x`), to follow.
 	runs []string
 }
@@ -278,6 +307,12 @@ func traitsIn(cmds [][]string, ctx cmdContext) scriptTraits {
 			}
 		}
 		t.install = t.install || installOf(words)
+		if tty := terminalOf(words); tty != "" && t.terminal == "" {
+			t.terminal = tty
+		}
+		if prog, _ := cmdWords(words); prog == "docker" || prog == "docker-compose" {
+			t.docker = true
+		}
 		if s := runsScript(words); s != "" {
 			t.runs = append(t.runs, s)
 		}

@@ -32,7 +32,7 @@ func (d *detector) detectMake() {
 			}
 			mf = parseMakefile(p, data, d.read)
 			mf.scans = d.scans
-			mf.ctx = cmdContext{ruffFix: d.ruffFixes(dir)}
+			mf.ctx = cmdContext{ruffFix: d.ruffFixes(dir), dockerMissing: !d.onPath("docker")}
 			break
 		}
 		if mf != nil {
@@ -122,6 +122,8 @@ func (mf *makefile) guard(c *Check, target string) {
 			t.writer = firstOf(t.writer, st.writer)
 			t.watcher = firstOf(t.watcher, st.watcher)
 			t.install = t.install || st.install
+			t.terminal = firstOf(t.terminal, st.terminal)
+			t.docker = t.docker || st.docker
 		}
 	}
 	switch {
@@ -129,6 +131,10 @@ func (mf *makefile) guard(c *Check, target string) {
 		c.Skipped = Skip{Kind: SkipWriter, Detail: t.writer}
 	case t.watcher != "":
 		c.Skipped = Skip{Kind: SkipWatcher, Detail: t.watcher}
+	case t.terminal != "":
+		c.Skipped = skipTerminal(t.terminal)
+	case t.docker && mf.ctx.dockerMissing:
+		c.Skipped = skipNoDocker
 	}
 	if t.install {
 		c.Serial = "install " + mf.dir

@@ -69,7 +69,18 @@ func ruffCheckFixes(words []string) bool {
 // its commands, beyond their words.
 type cmdContext struct {
 	ruffFix bool // ruff's configuration there sets fix = true
+	// dockerMissing: docker is not on PATH, so a recipe running it
+	// cannot run (setup, as for any missing tool).
+	dockerMissing bool
 }
+
+// skipTerminal refuses a command that needs a terminal.
+func skipTerminal(cmd string) Skip {
+	return skipWhy("needs a terminal (" + cmd + "), which a check never has: drop -t/-it from the command a check runs")
+}
+
+// skipNoDocker is a recipe running docker where docker is not installed.
+var skipNoDocker = Skip{Kind: SkipToolMissing, By: "docker", Detail: "install Docker, or run the check where it is"}
 
 // writerIn is writerOf with the configuration around the command.
 func writerIn(words []string, ctx cmdContext) string {

@@ -102,6 +102,10 @@ func (d *detector) scriptCheck(root, rel string, kind Kind, quick bool) (scriptE
 			e.check.Skipped = Skip{Kind: SkipWriter, Detail: t.writer}
 		case t.watcher != "":
 			e.check.Skipped = Skip{Kind: SkipWatcher, Detail: t.watcher}
+		case t.terminal != "":
+			e.check.Skipped = skipTerminal(t.terminal)
+		case t.docker && !d.onPath("docker"):
+			e.check.Skipped = skipNoDocker
 		}
 		if t.install {
 			e.check.Serial = "install " + root

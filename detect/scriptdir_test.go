@@ -47,7 +47,7 @@ func TestDetectScriptDirs(t *testing.T) {
 			fs: fstest.MapFS{
 				"scripts/test":  exe("#!/bin/sh\nset -e\n\"$(dirname \"$0\")/check\"\n./scripts/lint.sh\nnpx jest\n"),
 				"scripts/check": exe("#!/bin/sh\nnpx eslint .\n"), "scripts/lint.sh": exe("#!/bin/sh\nshellcheck x\n"),
-				"svc/Makefile":  {Data: []byte("lint:\n\t./script/lint\n")}, "svc/script/lint": exe("#!/bin/sh\ntrue x\n"),
+				"svc/Makefile": {Data: []byte("lint:\n\t./script/lint\n")}, "svc/script/lint": exe("#!/bin/sh\ntrue x\n"),
 			},
 			git:   true,
 			names: []string{"scripts/lint.sh", "scripts/check", "scripts/test", "make lint (svc)", "script/lint (svc)"},

@@ -151,6 +151,18 @@ func TestDetectScripts(t *testing.T) {
 				{name: "npm run lint:md (web)", skipped: "covered by npm run lint (web)"},
 			},
 		},
+		"docker run with a terminal is refused; docker missing is a missing tool": {
+			fs: fsOf("Makefile", "lint:\n\tdocker run -it --rm img golangci-lint run\ntest:\n\tdocker compose run --rm app pytest -t x\n",
+				"b/Makefile", "test:\n\tdocker run --rm -v $(PWD):/src img go test ./...\nlint:\n\tdocker compose exec --tty app lint\n"),
+			opts: Options{LookPath: func(tool string) bool { return tool != "docker" }},
+			names: []string{"make lint", "make test", "make lint (b)", "make test (b)"},
+			checks: []want{
+				{name: "make lint", skipped: "needs a terminal (docker run -it), which a check never has: drop -t/-it from the command a check runs"},
+				{name: "make test", skipped: "docker not installed (install Docker, or run the check where it is); a run fails as setup until it is installed or the check disabled"},
+				{name: "make lint (b)", skipped: "needs a terminal (docker exec --tty), which a check never has: drop -t/-it from the command a check runs"},
+				{name: "make test (b)", env: []string{"GOFLAGS=-v"}, skipped: "docker not installed (install Docker, or run the check where it is); a run fails as setup until it is installed or the check disabled"},
+			},
+		},
 		"a binary Makefile is an error row, not silence": {
 			fs:    fsOf("Makefile", "\x7fELF\x00\x00test:\n"),
 			names: []string{"read Makefile"},

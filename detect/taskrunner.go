@@ -92,6 +92,8 @@ func (d *detector) addRunnerFile(eco ecoID, f *runnerFile, installed bool, insta
 				t.writer = firstOf(t.writer, st.writer)
 				t.watcher = firstOf(t.watcher, st.watcher)
 				t.install = t.install || st.install
+				t.terminal = firstOf(t.terminal, st.terminal)
+				t.docker = t.docker || st.docker
 				refs = append(refs, scanRecipe(d.scans, line, f.dir, func(string) {})...)
 			}
 		}
@@ -100,8 +102,12 @@ func (d *detector) addRunnerFile(eco ecoID, f *runnerFile, installed bool, insta
 			c.Skipped = Skip{Kind: SkipWriter, Detail: t.writer}
 		case t.watcher != "":
 			c.Skipped = Skip{Kind: SkipWatcher, Detail: t.watcher}
+		case t.terminal != "":
+			c.Skipped = skipTerminal(t.terminal)
 		case !installed:
 			c.Skipped = Skip{Kind: SkipToolMissing, By: f.tool, Detail: install}
+		case t.docker && !d.onPath("docker"):
+			c.Skipped = skipNoDocker
 		case printOnly(lines):
 			c.Vacuous = "its commands only print"
 		}
