@@ -41,7 +41,7 @@ var (
 	// Gradle unable to resolve dependencies, or its wrapper unable to
 	// download Gradle itself.
 	gradleDownload = lazyre.New(`^(?:> )?Could not (?:resolve (?:all (?:files|dependencies|artifacts|task dependencies) for configuration|[\w.-]+:[\w.-]+)|GET '|download )|^Exception in thread "main" java\.net\.(?:UnknownHostException|ConnectException)`)
-	exit127 = lazyre.New(`^make(?:\[\d+\])?: \*\*\* .*Error 127$|^error: Recipe .* with exit code 127$|^task: .*exit status 127$`)
+	exit127        = lazyre.New(`^make(?:\[\d+\])?: \*\*\* .*Error 127$|^error: Recipe .* with exit code 127$|^task: .*exit status 127$`)
 )
 
 // The bytes the messages above start or end with; the text scanner's quiet

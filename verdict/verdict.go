@@ -11,7 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -318,7 +319,7 @@ func judge(c detect.Check, r runner.Result) Outcome {
 			}
 			o.Detail = "check limit " + Round(limit)
 		}
-		if hint := quietHint(r); hint != "" {
+		if hint := quietHint(c, r); hint != "" {
 			o.Detail += "; " + hint
 		}
 		return o
@@ -453,7 +454,7 @@ func Round(d time.Duration) string {
 // not recognise: a check killed by a timeout after printing nothing for at
 // least half its run (and a second) was likely waiting for files to
 // change, not working: "no output for 40s (watch mode?)".
-func quietHint(r runner.Result) string {
+func quietHint(c detect.Check, r runner.Result) string {
 	// Up to the moment the limit struck, not through the grace period a
 	// check that ignores SIGTERM is given before SIGKILL.
 	quiet, ran := r.QuietFor, r.Duration
@@ -463,5 +464,46 @@ func quietHint(r runner.Result) string {
 	if quiet < time.Second || quiet*2 < ran {
 		return ""
 	}
+	if what := busyWith(c, r.Tail); what != "" {
+		// A compiler or a download says nothing while it works: under
+		// load that is slowness, not a watcher.
+		return "no output for " + Round(quiet) + " while " + what
+	}
 	return "no output for " + Round(quiet) + " (watch mode?)"
+}
+
+// busyLine is a compiler's or a download's progress line: cargo's
+// "Compiling x v1", go's "go: downloading", Maven's "Downloading from",
+// Gradle's "> Task :compileJava", npm's and pip's fetches, a build step.
+var busyLine = lazyre.New(`^\s*(?:Compiling|Checking|Building|Downloading|Downloaded|Fetching|Updating|Installing|Resolving|Linking|Collecting|Blocking waiting for file lock)\b|^go: (?:downloading|finding|extracting)|^\[INFO\] Download|^> Task :|^(?:npm|yarn|pnpm) (?:http|timing|fetch)|^#\d+ |\bBuilding\b.*\.\.\.$`)
+
+// busyWith says what a quiet check was doing when it went quiet, when
+// that was compiling or downloading: the check itself is a compiler (go
+// build or vet, cargo build/check/clippy, tsc without --watch, javac, a
+// Maven or Gradle build), or its last line is a compiler's or a
+// download's progress. "" when it may be a watcher.
+func busyWith(c detect.Check, tail []string) string {
+	for i := len(tail) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(string(clean([]byte(tail[i])))); l != "" {
+			if busyLine.MatchString(l) {
+				return "compiling or downloading (last line: " + l + ")"
+			}
+			break
+		}
+	}
+	if len(c.Argv) == 0 {
+		return ""
+	}
+	prog, sub := filepath.Base(c.Argv[0]), ""
+	if len(c.Argv) > 1 {
+		sub = c.Argv[1]
+	}
+	switch {
+	case prog == "go" && (sub == "build" || sub == "vet"),
+		prog == "cargo" && (sub == "build" || sub == "check" || sub == "clippy"),
+		prog == "tsc" && !slices.Contains(c.Argv, "--watch") && !slices.Contains(c.Argv, "-w"),
+		prog == "javac", prog == "mvn", prog == "mvnw", prog == "gradle", prog == "gradlew":
+		return "compiling (" + prog + ")"
+	}
+	return ""
 }

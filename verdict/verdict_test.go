@@ -232,19 +232,24 @@ func TestNotes(t *testing.T) {
 // A check killed by a timeout after a long silence gets the watch-mode
 // hint; one that was printing until the end does not.
 func TestQuietHint(t *testing.T) {
+	goVet := detect.Check{Argv: []string{"go", "vet", "./..."}}
 	for _, c := range []struct {
 		name string
+		c    detect.Check
 		r    runner.Result
 		want string
 	}{
-		{"silent from the start to its limit", runner.Result{Duration: 5 * time.Second, Limit: 2 * time.Second, QuietFor: 5 * time.Second}, "no output for 2.0s (watch mode?)"},
-		{"printing until the end", runner.Result{Duration: 60 * time.Second, QuietFor: 200 * time.Millisecond}, ""},
-		{"silent for the last half of a budget cut", runner.Result{Duration: 60 * time.Second, QuietFor: 40 * time.Second}, "no output for 40.0s (watch mode?)"},
-		{"silent for less than half", runner.Result{Duration: 60 * time.Second, QuietFor: 20 * time.Second}, ""},
-		{"too short to tell", runner.Result{Duration: 600 * time.Millisecond, QuietFor: 600 * time.Millisecond}, ""},
-		{"silent only during the grace period", runner.Result{Duration: 5 * time.Second, Limit: 2 * time.Second, QuietFor: 3 * time.Second}, ""},
+		{"a compile under load is no watcher", goVet, runner.Result{Duration: 5 * time.Second, Limit: 2 * time.Second, QuietFor: 5 * time.Second}, "no output for 2.0s while compiling (go)"},
+		{"nor is a download", detect.Check{Argv: []string{"make", "test"}}, runner.Result{Duration: 60 * time.Second, QuietFor: 40 * time.Second, Tail: []string{"   Compiling serde v1.0.190", ""}},
+			"no output for 40.0s while compiling or downloading (last line: Compiling serde v1.0.190)"},
+		{"silent from the start to its limit", detect.Check{}, runner.Result{Duration: 5 * time.Second, Limit: 2 * time.Second, QuietFor: 5 * time.Second}, "no output for 2.0s (watch mode?)"},
+		{"printing until the end", detect.Check{}, runner.Result{Duration: 60 * time.Second, QuietFor: 200 * time.Millisecond}, ""},
+		{"silent for the last half of a budget cut", detect.Check{}, runner.Result{Duration: 60 * time.Second, QuietFor: 40 * time.Second}, "no output for 40.0s (watch mode?)"},
+		{"silent for less than half", detect.Check{}, runner.Result{Duration: 60 * time.Second, QuietFor: 20 * time.Second}, ""},
+		{"too short to tell", detect.Check{}, runner.Result{Duration: 600 * time.Millisecond, QuietFor: 600 * time.Millisecond}, ""},
+		{"silent only during the grace period", detect.Check{}, runner.Result{Duration: 5 * time.Second, Limit: 2 * time.Second, QuietFor: 3 * time.Second}, ""},
 	} {
-		if got := quietHint(c.r); got != c.want {
+		if got := quietHint(c.c, c.r); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
