@@ -101,6 +101,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 		}
 		d.tree = t
 	}
+	d.tree = withoutVendored(d.tree, vendoredPatterns(fsys))
 	for _, w := range d.tree.warnings {
 		d.warn(w)
 	}

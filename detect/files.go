@@ -73,6 +73,17 @@ func pruneDir(name string) bool {
 	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
 
+// fixtureDir reports whether a directory holds fixtures or third-party
+// code: still searched for Go sources (go test ./... builds them), but
+// its markers are not projects (a package.json under test/fixtures/).
+func fixtureDir(name string) bool {
+	switch name {
+	case "fixtures", "__fixtures__", "third_party", "third-party", "thirdparty":
+		return true
+	}
+	return false
+}
+
 // outputDir reports whether a directory usually holds generated output.
 // Such directories are still searched for Go sources (Go packages are often
 // named build) but their markers are not projects: a CMake build directory
@@ -175,7 +186,7 @@ func markerVisible(dir string) bool {
 		return true
 	}
 	for part := range strings.SplitSeq(dir, "/") {
-		if pruneDir(part) || outputDir(part) {
+		if pruneDir(part) || outputDir(part) || fixtureDir(part) {
 			return false
 		}
 	}

@@ -97,6 +97,15 @@ func TestDetectMake(t *testing.T) {
 			fs:     fsOf("Makefile", "test: a.c\n\t./t\n", "test/x.sh", "", "a.c", ""),
 			checks: []want{{name: "make test", vacuous: "'test' is a file or directory"}},
 		},
+		"vendored code and fixtures are not projects": {
+			fs: fsOf("Makefile", ".PHONY: test\ntest:\n\t./t\n",
+				".gitattributes", "# vendored\ntests/unity/** linguist-vendored\nlib/gen/Makefile linguist-generated=true\nkeep/** -linguist-vendored\n*.min.js -diff\n",
+				"tests/unity/Makefile", "test:\n\tcc -o t t.c && ./t\n", "lib/gen/Makefile", "test:\n\t./x\n",
+				"keep/Makefile", ".PHONY: test\ntest:\n\t./k\n",
+				"test/fixtures/app/package.json", `{"scripts":{"test":"jest"}}`, "third_party/z/Makefile", "test:\n\t./z\n"),
+			names:  []string{"make test", "make test (keep)"},
+			checks: []want{{name: "make test"}, {name: "make test (keep)"}},
+		},
 		".PHONY test is not shadowed by a test directory": {
 			fs:     fsOf("Makefile", ".PHONY: test\ntest:\n\t./t\n", "test/x.sh", ""),
 			checks: []want{{name: "make test"}},
