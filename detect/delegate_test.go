@@ -110,6 +110,24 @@ func TestDetectNx(t *testing.T) {
 				{name: "npm test (libs/a)", skipped: "covered by nx; it runs lint, typecheck, test in every package"},
 			},
 		},
+		"a target some project runs as a watcher is not delegated": {
+			fs: fsOf("nx.json", `{"targetDefaults":{"lint":{}}}`,
+				"package.json", `{"workspaces":["apps/*","libs/*"]}`,
+				"apps/web/project.json", `{"targets":{"test":{"executor":"@angular-devkit/build-angular:karma","options":{}}}}`,
+				"apps/adm/project.json", `{"targets":{"typecheck":{"executor":"nx:run-commands","options":{"command":"tsc --watch"}}}}`,
+				"libs/a/package.json", `{"name":"a","scripts":{"test":"ng test"}}`),
+			git:   true,
+			names: []string{"npm test", "nx", "npm test (libs/a)"},
+			checks: []want{
+				{name: "nx", argv: []string{"nx", "run-many", "-t", "lint", "--outputStyle=static"}, kind: KindLint, env: nxEnv},
+			},
+		},
+		"angular.json's karma test target is not delegated": {
+			fs: fsOf("nx.json", `{"targetDefaults":{"test":{},"lint":{}}}`,
+				"angular.json", `{"projects":{"app":{"architect":{"test":{"builder":"@angular-devkit/build-angular:karma","options":{"watch":true}}}}}}`),
+			git:    true,
+			checks: []want{{name: "nx", argv: []string{"nx", "run-many", "-t", "lint", "--outputStyle=static"}, env: nxEnv}},
+		},
 		"no check target": {
 			fs:     fsOf("nx.json", `{}`),
 			git:    true,

@@ -154,7 +154,7 @@ func TestDetectScripts(t *testing.T) {
 		"docker run with a terminal is refused; docker missing is a missing tool": {
 			fs: fsOf("Makefile", "lint:\n\tdocker run -it --rm img golangci-lint run\ntest:\n\tdocker compose run --rm app pytest -t x\n",
 				"b/Makefile", "test:\n\tdocker run --rm -v $(PWD):/src img go test ./...\nlint:\n\tdocker compose exec --tty app lint\n"),
-			opts: Options{LookPath: func(tool string) bool { return tool != "docker" }},
+			opts:  Options{LookPath: func(tool string) bool { return tool != "docker" }},
 			names: []string{"make lint", "make test", "make lint (b)", "make test (b)"},
 			checks: []want{
 				{name: "make lint", skipped: "needs a terminal (docker run -it), which a check never has: drop -t/-it from the command a check runs"},
