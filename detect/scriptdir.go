@@ -134,8 +134,12 @@ func (d *detector) addScript(e scriptEntry) { d.addWrapper(ecoScripts, e.check, 
 func refNames(refs []makeRef) string {
 	var what []string
 	for _, ref := range refs {
-		if !slices.Contains(what, ref.what) && !strings.HasPrefix(ref.what, refMake) {
-			what = append(what, ref.what)
+		w := ref.what
+		if rest, ok := strings.CutPrefix(w, refScript); ok {
+			w = strings.TrimPrefix(rest, "*/") // the script's path
+		}
+		if !slices.Contains(what, w) && !strings.HasPrefix(w, refMake) {
+			what = append(what, w)
 		}
 	}
 	return strings.Join(what, ", ")
