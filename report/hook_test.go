@@ -223,3 +223,31 @@ func hookGolden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from %s:\n--- got\n%s\n--- want\n%s", name, path, got, want)
 	}
 }
+
+// A run that left most of 400 projects out of scope: the reason's table
+// keeps the checks that ran and one line for the rest, and its verdict
+// line names a handful of failures and counts the others (issue 27 §4).
+func TestHookReasonManyOutOfScope(t *testing.T) {
+	var outs []verdict.Outcome
+	for i := range 400 {
+		c := goTest(fmt.Sprintf("p%d", i))
+		c.Name = fmt.Sprintf("go test (p%d)", i)
+		if i < 8 {
+			outs = append(outs, verdict.Outcome{Check: c, Status: verdict.Fail, Detail: "exit 1", ExitCode: exit(1), Duration: time.Second})
+			continue
+		}
+		outs = append(outs, verdict.Outcome{Check: c, Status: verdict.Skipped, Reason: verdict.ReasonScope,
+			Detail: fmt.Sprintf("scope: no change in p%d since HEAD", i)})
+	}
+	got := HookReason(outs, decide(outs), nil)
+	first, _, _ := strings.Cut(got, "\n")
+	if want := "vbd: FAILED: go test (p0) (exit 1), go test (p1) (exit 1), go test (p2) (exit 1), go test (p3) (exit 1), go test (p4) (exit 1) and 3 more"; first != want {
+		t.Errorf("verdict line:\n got %q\nwant %q", first, want)
+	}
+	if !strings.Contains(got, "\n 392 checks outside the change: not run") {
+		t.Errorf("no collapsed line for the checks out of scope:\n%s", got)
+	}
+	if strings.Contains(got, "p399") {
+		t.Errorf("a check out of scope is listed:\n%s", got)
+	}
+}

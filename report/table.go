@@ -126,7 +126,11 @@ func Results(w io.Writer, r *receipt.Receipt, opts Options) error {
 	return results(w, r.Checks, r.Verdict, r.Warnings, opts)
 }
 
-func results(w io.Writer, checks []receipt.Check, v receipt.Verdict, warnings []string, opts Options) error {
+func results(w io.Writer, all []receipt.Check, v receipt.Verdict, warnings []string, opts Options) error {
+	checks, outside := all, 0
+	if !opts.Verbose {
+		checks, outside = inScope(all)
+	}
 	p := newPalette(opts.Color)
 	sym := newSymbols(opts.Unicode)
 	width := opts.Width
@@ -157,8 +161,14 @@ func results(w io.Writer, checks []receipt.Check, v receipt.Verdict, warnings []
 		}
 		return text
 	}
-	if err := g.render(w, width); err != nil {
-		return fmt.Errorf("render table: %w", err)
+	if len(checks) > 0 || outside == 0 {
+		if err := g.render(w, width); err != nil {
+			return fmt.Errorf("render table: %w", err)
+		}
+	}
+	if outside > 0 {
+		// Right under the table (no blank line): the hook's tail keeps it.
+		fmt.Fprintln(w, p.faint(fmt.Sprintf(" %d checks outside the change: not run (--verbose or --json lists them)", outside)))
 	}
 	failTail := opts.FailTail
 	if failTail == 0 {
@@ -197,6 +207,38 @@ func results(w io.Writer, checks []receipt.Check, v receipt.Verdict, warnings []
 		fmt.Fprintln(w, p.yellow(Strip(v.Summary)))
 	}
 	return nil
+}
+
+// scopeRowsMax is how many checks a scope left out the table lists one by
+// one; past it they are one line, so a --changed run in a repository of
+// many projects prints the checks it ran, not the whole plan.
+const scopeRowsMax = 5
+
+// inScope is checks without the ones a scope left out, and how many those
+// were, when there are more than scopeRowsMax of them; else checks whole.
+func inScope(checks []receipt.Check) ([]receipt.Check, int) {
+	n := 0
+	for _, c := range checks {
+		if outsideScope(c) {
+			n++
+		}
+	}
+	if n <= scopeRowsMax {
+		return checks, 0
+	}
+	kept := make([]receipt.Check, 0, len(checks)-n)
+	for _, c := range checks {
+		if !outsideScope(c) {
+			kept = append(kept, c)
+		}
+	}
+	return kept, n
+}
+
+// outsideScope reports whether c was skipped because the change does not
+// touch its project.
+func outsideScope(c receipt.Check) bool {
+	return verdict.Status(c.Status) == verdict.Skipped && verdict.Reason(c.Reason) == verdict.ReasonScope
 }
 
 // Failing reports whether an outcome is one whose output the user must see.

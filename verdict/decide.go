@@ -82,6 +82,21 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 		byLabel          = map[string]int{}
 		labelOrder       []string
 	)
+	// Scope skips each name their root: in a repository of many projects
+	// they are counted under one label, so the summary grows with the
+	// checks that ran, not with the plan.
+	scopeLabel := ""
+	for _, o := range outcomes {
+		if o.Reason != ReasonScope || o.Status != Skipped {
+			continue
+		}
+		if scopeLabel == "" {
+			scopeLabel = o.Label()
+		} else if scopeLabel != o.Label() {
+			scopeLabel = LabelOutsideChange
+			break
+		}
+	}
 	for _, o := range outcomes {
 		label := string(o.Status)
 		switch o.Status {
@@ -89,6 +104,9 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 			label = o.Label()
 			if o.Reason == ReasonCoveredBy {
 				label = "skipped (covered)" // the table names what covers each
+			}
+			if o.Reason == ReasonScope && o.Status == Skipped {
+				label = scopeLabel
 			}
 		case Pass:
 			label = "passed"
@@ -137,7 +155,7 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 	switch {
 	case len(failing) > 0:
 		v.Code, v.Word = exitcode.Failed, WordFailed
-		v.Summary = "FAILED: " + strings.Join(failing, ", ")
+		v.Summary = "FAILED: " + nameSome(failing, summaryNamesMax)
 		v.Reasons = failing
 		if limitHit {
 			v.Reasons = append(v.Reasons, HintTimeout)
@@ -151,7 +169,7 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 		// skipping or deleting tests is how a red suite turns green.
 		v.Code, v.Word = exitcode.NothingVerified, WordNothingVerified
 		v.Summary = fmt.Sprintf("NOTHING VERIFIED: %s (%s passed, but no test proved anything). This is not a pass.",
-			strings.Join(vacuous, "; "), nameSome(passedNames, 3))
+			nameSomeBy(vacuous, summaryNamesMax, "; "), nameSome(passedNames, 3))
 		for _, r := range vacuous {
 			v.Reasons = append(v.Reasons, "proved nothing: "+r)
 		}
@@ -170,7 +188,7 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 	default:
 		v.Code, v.Word = exitcode.NothingVerified, WordNothingVerified
 		if len(vacuous) > 0 {
-			v.Summary = "NOTHING VERIFIED: " + strings.Join(vacuous, "; ") + ". This is not a pass."
+			v.Summary = "NOTHING VERIFIED: " + nameSomeBy(vacuous, summaryNamesMax, "; ") + ". This is not a pass."
 		} else {
 			v.Summary = "NOTHING VERIFIED: " + tally + ". This is not a pass."
 		}
@@ -185,12 +203,23 @@ func decideRows(outcomes []Outcome, elapsed time.Duration) Verdict {
 }
 
 // nameSome joins up to n names and counts the rest.
-func nameSome(names []string, n int) string {
+func nameSome(names []string, n int) string { return nameSomeBy(names, n, ", ") }
+
+// nameSomeBy is nameSome with its own separator.
+func nameSomeBy(names []string, n int, sep string) string {
 	if len(names) <= n {
-		return strings.Join(names, ", ")
+		return strings.Join(names, sep)
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], sep), len(names)-n)
 }
+
+// summaryNamesMax is how many checks a summary line names before it
+// counts the rest; the reasons, the table and the receipt keep them all.
+const summaryNamesMax = 5
+
+// LabelOutsideChange counts, in a summary, the checks a scope left out
+// when they were left out for different roots.
+const LabelOutsideChange = "skipped (outside the change)"
 
 // noTestsHint tells a user whose repository truly has no tests how to say
 // so, naming the vacuous test checks.
