@@ -102,7 +102,7 @@ lint-tool:
 		$(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION); \
 	fi
 
-# bench measures vbd beside the references issue 15 names and writes
+# bench measures vbd beside the references issues 15 and 27 name and writes
 # docs/benchmarks.md; it asserts nothing.
 bench:
 	@sh scripts/bench.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
-# make bench: each row of issue 15's table, vbd beside its reference, in one
-# run. Every variant of a row runs RUNS times, the variants taking turns
+# make bench: each row of issue 27's table (and issue 15's before it), vbd
+# beside its reference, in one run. Every variant of a row runs RUNS times, the variants taking turns
 # (so load that comes and goes hits them alike), and each is reported as
 # min / median / max wall time. The ratios compare medians. It writes
 # docs/benchmarks.md (BENCH_OUT) and prints the same; it asserts nothing.
@@ -14,13 +14,20 @@
 #   BENCH_OUT=FILE      the report (default docs/benchmarks.md)
 #   BENCH_REUSE_GO=1    also run scripts/bench-reuse.sh (a Go module's reuse)
 #   BENCH_KEEP=1        keep the work dir, with each variant's last output
-#   BENCH_ROWS=abcdes   which rows to measure (e.g. BENCH_ROWS=cde: the
-#                       trivial check, reuse and detection only); s is
+#   BENCH_ROWS=abcdefgs which rows to measure (e.g. BENCH_ROWS=cde: the
+#                       trivial check, reuse and detection only); f is the
+#                       agent's Stop hook on an unchanged verified tree, g
+#                       a commit through each tool's pre-commit hook, s
 #                       every evidence scanner on typical output
 #                       (BenchmarkScanners in verdict)
+#   BENCH_STOP_FILES="1000 20000"  tree sizes of row f (100000: row d's tree)
+#   BENCH_COMMIT_FILES=10000       files in row g's repositories
 #   BENCH_BASE=BINARY   another vbd (an earlier build) measured beside this
-#                       one in rows c, d and e, taking turns with it: a
-#                       before/after on the same load
+#                       one in rows c, d, e, f and g, taking turns with it:
+#                       a before/after on the same load
+# lefthook and prek run as their native binaries (the platform packages npm
+# installs beside their node wrappers): through the wrappers each run cost
+# about 150 ms more, which made vbd look faster than it is.
 # A reference tool that cannot be installed is reported as skipped, with
 # the reason.
 set -eu
@@ -30,7 +37,9 @@ bytes=${BENCH_BYTES:-1000000000}
 files=${BENCH_FILES:-100000}
 tools=${BENCH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-bench/tools}
 out=${BENCH_OUT:-$root/docs/benchmarks.md}
-rows=${BENCH_ROWS:-abcdes}
+rows=${BENCH_ROWS:-abcdefgs}
+stop_files=${BENCH_STOP_FILES:-1000 20000}
+commit_files=${BENCH_COMMIT_FILES:-10000}
 base=${BENCH_BASE:-}
 want() { case $rows in *"$1"*) return 0 ;; esac; return 1; }
 lefthook_version=2.2.1
@@ -57,7 +66,7 @@ now() { date +%s%N; }
 
 vbd=$work/bin/vbd
 # Built as `make build` and the README's install build it: without cgo.
-(cd "$root" && CGO_ENABLED=0 go build -o "$vbd" ./cmd/vbd)
+(cd "$root" && CGO_ENABLED=0 go build -o "$vbd" ./cmd/vbd && go build -o "$work/bin/floor" ./scripts/floor)
 commit=$(git -C "$root" rev-parse --short HEAD)
 git -C "$root" diff --quiet HEAD -- . 2>/dev/null || commit="$commit (with uncommitted changes)"
 load0=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
@@ -157,7 +166,7 @@ gitrepo() {
 
 # ---- the reference tools ---------------------------------------------------
 lefthook="" prek="" precommit=""
-if want b && command -v npm >/dev/null 2>&1; then
+if { want b || want c || want g; } && command -v npm >/dev/null 2>&1; then
 	mkdir -p "$tools"
 	if [ ! -x "$tools/node_modules/.bin/lefthook" ] || [ ! -x "$tools/node_modules/.bin/prek" ]; then
 		say "installing lefthook $lefthook_version and prek $prek_version into $tools"
@@ -165,8 +174,11 @@ if want b && command -v npm >/dev/null 2>&1; then
 			"lefthook@$lefthook_version" "@j178/prek@$prek_version" >"$work/npm.log" 2>&1) ||
 			say "npm install failed: $(tail -n 3 "$work/npm.log")"
 	fi
-	[ -x "$tools/node_modules/.bin/lefthook" ] && lefthook=$tools/node_modules/.bin/lefthook
-	[ -x "$tools/node_modules/.bin/prek" ] && prek=$tools/node_modules/.bin/prek
+	# The native binaries the node wrappers start (the platform package).
+	lefthook=$(find "$tools/node_modules" -path '*/lefthook-*/bin/lefthook' -type f 2>/dev/null | head -n 1)
+	prek=$(find "$tools/node_modules" -path '*/prek-*/prek' -type f 2>/dev/null | head -n 1)
+	[ -z "$lefthook" ] || "$lefthook" version >/dev/null 2>&1 || lefthook=""
+	[ -z "$prek" ] || "$prek" --version >/dev/null 2>&1 || prek=""
 fi
 command -v pre-commit >/dev/null 2>&1 && precommit=$(command -v pre-commit)
 nonpm="npm is not installed"
@@ -226,14 +238,19 @@ label b_seq "a sequential sh script"
 # ---- (c) one trivial check, K times per sample --------------------------------
 k=20
 c=$work/c
-mkdir -p "$c"
+mkdir -p "$c" "$work/c-lefthook"
 printf 'reuse = false\n\n[[check]]\nname = "true"\nrun = "true"\n' >"$c/.vbd.toml"
 gitrepo "$c"
+printf 'pre-commit:\n  commands:\n    true:\n      run: "true"\n' >"$work/c-lefthook/lefthook.yml"
+gitrepo "$work/c-lefthook"
+label c_floor "floor: a Go program running \`git status\`, the check, \`git status\` (per run, mean of $k)"
+label c_lefthook "lefthook $lefthook_version native, the same check (per run, mean of $k)"
+[ -n "$lefthook" ] || skip c_lefthook "$nonpm"
 cat >"$work/loop.sh" <<'EOF'
 i=0
 while [ $i -lt "$K" ]; do "$@" >/dev/null || exit 1; i=$((i + 1)); done
 EOF
-label c_vbd "vbd, one check running \`true\` (per run, mean of $k)"
+label c_vbd "vbd --no-cache, one check running \`true\` (per run, mean of $k)"
 label c_base "baseline vbd, the same (per run, mean of $k)"
 label c_sh "\`sh -c true\` (per run, mean of $k)"
 
@@ -260,6 +277,93 @@ label d_git "\`git status\`"
 label e_vbd "vbd list (detection)"
 label e_git "\`git ls-files -co --exclude-standard\`"
 
+# bigtree DIR FILES: a generated tree whose detected checks are all disabled
+# and one passing check added, committed, with the index's stat data
+# refreshed as a working repository's is.
+bigtree() {
+	sh "$root/scripts/gen-tree.sh" "$1" "$2" >/dev/null
+	names=$("$vbd" -C "$1" list --json | awk '/^  "env"/ { exit } { print }' | sed -n 's/^ *"name": "\(.*\)",$/"\1", /p' | tr -d '\n')
+	printf 'disable = [%s]\n\n[[check]]\nname = "pass"\nrun = "true"\n' "$names" >"$1/.vbd.toml"
+	git -C "$1" add .vbd.toml
+	git -C "$1" commit -qm config
+	sleep 1
+	git -C "$1" update-index -q --really-refresh
+}
+
+# ---- (f) the agent's Stop hook on an unchanged verified tree ------------------
+# The first Stop runs the check and passes; every later one finds the tree
+# unchanged and reuses that pass: the path every stop of every agent takes.
+stopjson() { printf '{"session_id":"bench","transcript_path":"","cwd":"%s","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}\n' "$1"; }
+fsizes=""
+if want f; then
+	for n in $stop_files; do
+		fd=$work/f$n
+		if [ "$n" = "$files" ] && [ -d "$d" ]; then fd=$d; else
+			say "generating a tree of $n files for the Stop hook"
+			bigtree "$fd" "$n"
+		fi
+		stopjson "$fd" >"$work/f$n.json"
+		for bin in "$vbd" $base; do
+			(cd "$fd" && "$bin" hook claude <"$work/f$n.json") >"$work/f$n-first.out" 2>&1 || { say "the first Stop on the $n-file tree failed:"; cat "$work/f$n-first.out"; }
+		done
+		label "f${n}_vbd" "vbd hook claude, Stop, $n files"
+		label "f${n}_base" "baseline vbd hook claude, Stop, $n files"
+		label "f${n}_git" "\`git status\`, $n files"
+		fsizes="$fsizes $n"
+	done
+fi
+
+# ---- (g) a commit of one file through each tool's pre-commit hook -------------
+# One repository of COMMIT_FILES files per tool, each with one trivial
+# check; the hooks call the native binaries. The time a hook adds is its
+# commit's median less the median of the same commit with no hook.
+g=$work/g
+gtools="none vbd"
+[ -z "$base" ] || gtools="$gtools base"
+if want g; then
+	say "generating a tree of $commit_files files for the commits"
+	bigtree "$g/none" "$commit_files"
+	for t in vbd base lefthook prek precommit; do
+		case $t in base) [ -n "$base" ] || continue ;; lefthook) [ -n "$lefthook" ] || continue ;;
+			prek) [ -n "$prek" ] || continue ;; precommit) [ -n "$precommit" ] || continue ;; esac
+		cp -a "$g/none" "$g/$t"
+	done
+	"$vbd" -C "$g/vbd" install git >/dev/null
+	if [ -n "$base" ]; then
+		"$base" -C "$g/base" install git >/dev/null
+	fi
+	if [ -n "$lefthook" ]; then
+		printf 'pre-commit:\n  commands:\n    pass:\n      run: "true"\n' >"$g/lefthook/lefthook.yml"
+		printf '#!/bin/sh\nexec "%s" run pre-commit --no-auto-install "$@"\n' "$lefthook" >"$g/lefthook/.git/hooks/pre-commit"
+		gtools="$gtools lefthook"
+	fi
+	for t in prek precommit; do
+		[ -d "$g/$t" ] || continue
+		printf 'repos:\n  - repo: local\n    hooks:\n      - id: pass\n        name: pass\n        entry: "true"\n        language: system\n        pass_filenames: false\n        always_run: true\n' >"$g/$t/.pre-commit-config.yaml"
+		gtools="$gtools $t"
+	done
+	[ ! -d "$g/prek" ] || printf '#!/bin/sh\nexec "%s" run\n' "$prek" >"$g/prek/.git/hooks/pre-commit"
+	[ ! -d "$g/precommit" ] || (cd "$g/precommit" && "$precommit" install >/dev/null)
+	for t in $gtools; do
+		chmod +x "$g/$t/.git/hooks/pre-commit" 2>/dev/null || true
+		# The config is committed, so each timed commit is of one file.
+		git -C "$g/$t" add -A
+		git -C "$g/$t" diff --cached --quiet || git -C "$g/$t" commit -qm hook --no-verify
+		[ "$t" != precommit ] || (cd "$g/$t" && git commit -q --allow-empty -m warm >/dev/null 2>&1) || true
+	done
+fi
+label g_none "\`git commit\` with no hook"
+label g_vbd "vbd's pre-commit hook"
+label g_base "baseline vbd's pre-commit hook"
+label g_lefthook "lefthook $lefthook_version native"
+label g_prek "prek $prek_version native"
+label g_precommit "pre-commit $(pre-commit --version 2>/dev/null | cut -d' ' -f2)"
+cat >"$work/commit.sh" <<'EOF'
+echo "$(date +%s%N)" >>bench-change.txt
+git add bench-change.txt
+exec git commit -qm change
+EOF
+
 # ---- the runs, variants taking turns ----------------------------------------
 say "measuring: $runs runs of each variant, taking turns (load at start: $load0)"
 i=0
@@ -285,8 +389,10 @@ while [ $i -lt "$runs" ]; do
 		gnu=$gnutime
 		gnutime="" # its own fork would blur a few milliseconds
 		per=$k
-		timed c_vbd "$c" env K=$k sh "$work/loop.sh" "$vbd"
-		[ -z "$base" ] || timed c_base "$c" env K=$k sh "$work/loop.sh" "$base"
+		timed c_vbd "$c" env K=$k sh "$work/loop.sh" "$vbd" --no-cache
+		[ -z "$base" ] || timed c_base "$c" env K=$k sh "$work/loop.sh" "$base" --no-cache
+		timed c_floor "$c" env K=$k sh "$work/loop.sh" "$work/bin/floor" true
+		[ -z "$lefthook" ] || timed c_lefthook "$work/c-lefthook" env K=$k sh "$work/loop.sh" "$lefthook" run pre-commit --all-files --no-auto-install
 		timed c_sh "$c" env K=$k sh "$work/loop.sh" sh -c true
 		per=1
 		gnutime=$gnu
@@ -297,6 +403,16 @@ while [ $i -lt "$runs" ]; do
 		[ -z "$base" ] || timed d_base "$d" "$base"
 		timed d_git "$d" git status
 	fi
+	for n in $fsizes; do
+		fd=$work/f$n
+		[ "$n" != "$files" ] || [ ! -d "$d" ] || fd=$d
+		timed "f${n}_vbd" "$fd" sh -c 'exec "$0" hook claude <"$1"' "$vbd" "$work/f$n.json"
+		[ -z "$base" ] || timed "f${n}_base" "$fd" sh -c 'exec "$0" hook claude <"$1"' "$base" "$work/f$n.json"
+		timed "f${n}_git" "$fd" git status
+	done
+	if want g; then
+		for t in $gtools; do timed "g_$t" "$g/$t" sh "$work/commit.sh"; done
+	fi
 	if want e; then
 		timed e_vbd "$d" "$vbd" list
 		[ -z "$base" ] || timed e_base "$d" "$base" list
@@ -304,10 +420,12 @@ while [ $i -lt "$runs" ]; do
 	fi
 done
 # A reference that skipped its work would pass for a fast one.
-if [ -f "$times/b_lefthook.out" ] && grep -q '(skip)' "$times/b_lefthook.out"; then
-	echo "skipped its commands" >"$times/b_lefthook.failed"
-	cp "$times/b_lefthook.out" "$times/b_lefthook.failed.out"
-fi
+for v in b_lefthook c_lefthook g_lefthook; do
+	if [ -f "$times/$v.out" ] && grep -q '(skip)' "$times/$v.out"; then
+		echo "skipped its commands" >"$times/$v.failed"
+		cp "$times/$v.out" "$times/$v.failed.out"
+	fi
+done
 for v in d_vbd d_base; do
 	[ ! -f "$times/$v.out" ] || grep -q 'verified (reused)' "$times/$v.out" || { echo 1 >"$times/$v.failed"; cp "$times/$v.out" "$times/$v.failed.out"; }
 done
@@ -321,8 +439,9 @@ md "times are min / median / max, ratios compare medians. CPU (user + sys) and p
 md "where it is installed. Machine: $(nproc 2>/dev/null || echo '?') CPUs, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null),"
 md "load average $load0 at the start and $load1 at the end (a shared machine: compare ratios, not absolute times)."
 md ""
-md "Rows follow issue 15's table."
-[ "$rows" = abcdes ] || md "Rows measured: $rows (BENCH_ROWS)."
+md "Rows follow issue 27's table (c, f, g, a) and issue 15's (b, d, e). Figures taken at a high load"
+md "average are indicative only: the variants take turns, so compare their ratios."
+[ "$rows" = abcdefgs ] || md "Rows measured: $rows (BENCH_ROWS)."
 [ -z "$base" ] || md "The baseline vbd (BENCH_BASE) is $(basename "$base"), measured in turn with this one."
 
 # withbase: the baseline's variant, when there is one.
@@ -330,7 +449,7 @@ withbase() { [ -z "$base" ] || echo "$1"; }
 want a && row "(a) a check printing $bytes bytes (\`yes | head -c $bytes\`)" "vbd ≤ 3× the file" a_file a_vbd a_file
 want b && row "(b) six waiting checks (sleep 0.5, 1, 1.5, 2, 2.5, 3 s)" "vbd ≤ 1.1× the longest check (3 s) and ≤ lefthook" b_lefthook b_vbd b_lefthook b_prek b_precommit b_seq
 if want c; then
-	row "(c) overhead of one trivial check" "vbd − sh < 10 ms" c_sh c_vbd $(withbase c_base) c_sh
+	row "(c) one trivial check, \`--no-cache\`" "vbd ≤ 1.5× the floor and ≤ lefthook" c_floor c_vbd $(withbase c_base) c_floor c_lefthook c_sh
 	csm=$(median c_sh)
 	for v in c_vbd $(withbase c_base); do
 		over=$(awk -v a="$(median $v)" -v b="$csm" 'BEGIN { printf "%.1f ms", a - b }')
@@ -340,6 +459,25 @@ if want c; then
 	done
 fi
 want d && row "(d) reuse on an unchanged tree of $files files" "vbd ≤ 1.2× one \`git status\`" d_git d_vbd $(withbase d_base) d_git
+for n in $fsizes; do
+	row "(f) \`vbd hook claude\`, Stop, unchanged verified tree of $n files" "vbd ≤ 1.2× one \`git status\` + 5 ms" "f${n}_git" "f${n}_vbd" $(withbase "f${n}_base") "f${n}_git"
+	gm=$(median "f${n}_git")
+	md ""
+	md "Goal at $n files: $(awk -v g="$gm" 'BEGIN { printf "%.1f ms", g * 1.2 + 5 }'); vbd's median: $(fmt_ms "$(median "f${n}_vbd")")"
+done
+if want g; then
+	row "(g) \`git commit\` of one file, $commit_files-file repository, one trivial check" "the time vbd's hook adds ≤ lefthook's" g_none $(for t in $gtools; do echo "g_$t"; done)
+	nm=$(median g_none)
+	md ""
+	md "| hook | time added (median − median with no hook) |"
+	md "|---|---|"
+	for t in $gtools; do
+		[ "$t" != none ] || continue
+		added=$(awk -v a="$(median "g_$t")" -v b="$nm" 'BEGIN { printf "%.1f ms", a - b }')
+		md "| $(cat "$times/g_$t.label") | +$added |"
+		say "  time added by $t: +$added"
+	done
+fi
 want e && row "(e) detection on the same tree" "vbd list ≤ 1.3× \`git ls-files -co --exclude-standard\`" e_git e_vbd $(withbase e_base) e_git
 
 # ---- (s) the evidence scanners, in process ---------------------------------
