@@ -148,11 +148,14 @@ func (g *gate) fingerprint(ctx context.Context, root string) (string, error) {
 	if g.env.Fingerprint != nil {
 		return g.env.Fingerprint(root)
 	}
-	t, err := receipt.Walk(ctx, root, false)
-	if err != nil {
-		return "", err
+	t := g.tree // locate's walk
+	if t == nil {
+		var err error
+		if t, err = receipt.Walk(ctx, root, false); err != nil {
+			return "", err
+		}
+		g.tree = t
 	}
-	g.tree = t
 	return receipt.TreeFingerprint(ctx, t)
 }
 

@@ -159,6 +159,11 @@ type gate struct {
 	// goes on from; nil before, or when Env.Fingerprint stands in.
 	tree *state.Tree
 
+	// located guards locate's one answer.
+	located         sync.Once
+	locRoot, locDir string
+	locErr          error
+
 	start    time.Time
 	mu       sync.Mutex
 	stateDir string
@@ -189,29 +194,49 @@ type outcome struct {
 	claim     string
 }
 
-// locate finds the repository's state dir, once.
+// locate finds the repository's state dir, once. Without a stand-in
+// (Env.Locate) it is the walk of the work tree itself (state.Locate): its
+// rev-parse runs beside git status, and the walk is kept (g.tree) for the
+// fingerprint and the verification, which then ask git nothing more.
 func (g *gate) locate(ctx context.Context) (root, dir string, err error) {
-	if g.env.Locate != nil {
-		root, dir, err = g.env.Locate(g.dir)
-	} else {
-		root, dir, err = locateRepo(ctx, g.dir)
-	}
-	if err == nil {
-		g.mu.Lock()
-		g.stateDir = dir
-		g.mu.Unlock()
-	}
-	return root, dir, err
+	g.located.Do(func() {
+		if g.env.Locate != nil {
+			g.locRoot, g.locDir, g.locErr = g.env.Locate(g.dir)
+		} else {
+			var t *state.Tree
+			g.locRoot, g.locDir, t, g.locErr = locateTree(ctx, g.dir)
+			if g.env.Fingerprint == nil {
+				g.tree = t
+			}
+		}
+		if g.locErr == nil {
+			g.mu.Lock()
+			g.stateDir = g.locDir
+			g.mu.Unlock()
+		}
+	})
+	return g.locRoot, g.locDir, g.locErr
 }
 
-// locateRepo returns dir's repository root and vbd's state dir for it.
-func locateRepo(ctx context.Context, dir string) (root, stateDir string, err error) {
-	repo, err := state.Find(ctx, dir)
+// locateTree is Locate with the walk of the work tree it comes from, nil
+// outside git. A walk started below the top level is made again there:
+// the fingerprint is of the whole tree.
+func locateTree(ctx context.Context, dir string) (root, stateDir string, t *state.Tree, err error) {
+	repo, t, err := state.Locate(ctx, dir, state.WalkOptions{})
 	if err != nil {
-		return "", "", err
+		return "", "", nil, err
 	}
-	sd, err := state.Dir(ctx, repo)
-	return repo.Root, sd, err
+	if t == nil {
+		sd, err := state.Dir(ctx, repo)
+		return repo.Root, sd, nil, err
+	}
+	if t.Prefix != "" {
+		if t, err = state.WalkTree(ctx, t.Root, state.WalkOptions{}); err != nil {
+			return "", "", nil, err
+		}
+	}
+	sd, err := t.StateDir()
+	return t.Root, sd, t, err
 }
 
 // store returns the state store: the repository's, else the fallback.

@@ -143,6 +143,10 @@ func (s Store) trust(id string, data []byte, r *Receipt) error {
 		!s.Key.Check(r.MAC, "vbd.receipt/v1", filepath.Clean(s.Dir)+"\x00"+id, append(data[:len(data)-len(suffix):len(data)-len(suffix)], "\n}\n"...)) {
 		return fmt.Errorf("%w: %s does not match its seal (edited, or copied from another repository)", ErrDistrusted, s.Path(id))
 	}
+	s.resolve(r)
+	if r.isPointer() {
+		return nil // its pass is gone: the seal alone vouches for it
+	}
 	if err := consistent(r); err != nil {
 		return fmt.Errorf("%w: %s %w", ErrDistrusted, s.Path(id), err)
 	}
@@ -211,15 +215,23 @@ func (s Store) Save(r *Receipt, now time.Time) (string, error) {
 		r.ID = newID(now)
 	}
 	r.MAC = ""
-	data, err := Marshal(r)
+	// A run that reused a pass is stored as a pointer to it: the pass's
+	// plan and checks are read back from there (resolve), not written
+	// again at every reused stop (81 KB each on a big plan).
+	stored := r
+	if p := pointerTo(r); p != nil {
+		stored = p
+	}
+	data, err := Marshal(stored)
 	if err != nil {
 		return "", err
 	}
 	if s.Key != nil {
 		// The MAC is the last field: the sealed bytes are the receipt's
 		// bytes without it, exactly as Marshal wrote them.
-		r.MAC = s.seal(r.ID, data)
-		if data, err = Marshal(r); err != nil {
+		stored.MAC = s.seal(r.ID, data)
+		r.MAC = stored.MAC
+		if data, err = Marshal(stored); err != nil {
 			return "", err
 		}
 	}
@@ -231,6 +243,43 @@ func (s Store) Save(r *Receipt, now time.Time) (string, error) {
 		_ = s.Prune(keepReceipts, now)
 	}
 	return path, nil
+}
+
+// pointerTo is the pointer form of a receipt that reused a pass: the same
+// record without the plan and the checks, which the pass it names holds;
+// nil for a run that ran its checks.
+func pointerTo(r *Receipt) *Receipt {
+	if r.ReusedFrom == nil || !validID(r.ReusedFrom.Receipt) || r.ReusedFrom.Receipt == r.ID {
+		return nil
+	}
+	p := *r
+	p.Plan = Plan{Checks: []PlanCheck{}}
+	p.Checks = []Check{}
+	return &p
+}
+
+// isPointer reports whether r is a stored pointer not yet resolved.
+func (r *Receipt) isPointer() bool { return r.ReusedFrom != nil && len(r.Checks) == 0 }
+
+// resolve fills a pointer's plan and checks from the pass it names, when
+// that pass is still stored, sealed, and of the same tree; it reports
+// whether r was a pointer it filled. A pointer whose pass is gone stays
+// as it is: its own seal still stands for its verdict.
+func (s Store) resolve(r *Receipt) bool {
+	if !r.isPointer() || !validID(r.ReusedFrom.Receipt) || r.ReusedFrom.Receipt == r.ID {
+		return false
+	}
+	id := r.ReusedFrom.Receipt
+	data, err := os.ReadFile(s.Path(id))
+	if err != nil {
+		return false
+	}
+	from, err := Parse(data)
+	if err != nil || from.ReusedFrom != nil || from.Fingerprint != r.Fingerprint || s.trust(id, data, from) != nil {
+		return false
+	}
+	r.Plan, r.Checks = from.Plan, from.Checks
+	return true
 }
 
 // names lists receipt ids, newest first. Dotfiles (temp files) and other
@@ -272,7 +321,11 @@ func (s Store) Find(newestFirst bool, match func(*Receipt) bool) (*Receipt, erro
 			continue
 		}
 		r, err := Parse(data)
-		if err != nil || !match(r) {
+		if err != nil {
+			continue
+		}
+		s.resolve(r) // match sees a pointer's checks (trust checks it all)
+		if !match(r) {
 			continue
 		}
 		if err := s.trust(id, data, r); err != nil {
@@ -336,10 +389,18 @@ func (s Store) LatestReadable() (*Receipt, []byte, []Unreadable, error) {
 		if err == nil {
 			var r *Receipt
 			if r, err = Parse(data); err == nil {
+				pointer := r.isPointer()
 				if terr := s.trust(id, data, r); terr != nil {
 					// Shown all the same (vbd last is for reading), and
 					// counted, so that the caller says it is not trusted.
 					s.distrust.add(terr)
+				}
+				if pointer && !r.isPointer() {
+					// The stored pointer, shown with the pass's checks
+					// it was resolved to.
+					if full, err := Marshal(r); err == nil {
+						data = full
+					}
 				}
 				return r, data, skipped, nil
 			}
@@ -527,6 +588,14 @@ func (s Store) Prune(keep int, now time.Time) error {
 	var errs []error
 	if len(ids) > keep {
 		protected := map[string]bool{}
+		// The passes the kept pointers name stay with them.
+		for _, id := range ids[:keep] {
+			if data, err := os.ReadFile(s.Path(id)); err == nil {
+				if from := reusedRun(data); from != nil && validID(from.Receipt) {
+					protected[from.Receipt] = true
+				}
+			}
+		}
 		found := map[Mode]bool{}
 		for _, id := range ids {
 			if found[Full] && found[Quick] {

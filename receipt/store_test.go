@@ -1,6 +1,7 @@
 package receipt
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -428,5 +429,75 @@ func TestLastComplete(t *testing.T) {
 	}
 	if got, err := s.LastComplete(Quick); err != nil || got.ID != quick.ID {
 		t.Errorf("LastComplete(quick) = %v, %v; want %s", got, err, quick.ID)
+	}
+}
+
+// A run that reused a pass is stored as a small sealed pointer to it; Load,
+// LatestReadable (vbd last, --json too), Find (the ratchet) and Prune
+// all reach the pass's checks through it (issue 27 §1).
+func TestReusedRunIsStoredAsAPointer(t *testing.T) {
+	fp := strings.Repeat("cd", 32)
+	s := Open(t.TempDir())
+	pass := sample(fp, 0, Full)
+	pass.ID = newID(t0)
+	if _, err := s.Save(pass, t0); err != nil {
+		t.Fatal(err)
+	}
+	reused := sample(fp, 0, Full)
+	reused.ReusedFrom = &ReusedFrom{Receipt: pass.ID, Fingerprint: fp, At: t0, Checks: 1}
+	reused.ID = newID(t0.Add(time.Second))
+	path, err := s.Save(reused, t0.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reused.Checks) != 2 {
+		t.Errorf("Save emptied the caller's receipt: %d checks", len(reused.Checks))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte("go-test.log")) {
+		t.Errorf("the pointer holds the pass's checks:\n%s", data)
+	}
+	got, err := s.Load(reused.ID)
+	if err != nil || len(got.Checks) != 2 || len(got.Plan.Checks) != 2 || got.ReusedFrom == nil {
+		t.Fatalf("Load(pointer) = %+v, %v; want the pass's 2 checks", got, err)
+	}
+	latest, raw, _, err := s.LatestReadable()
+	if err != nil || latest.ID != reused.ID || len(latest.Checks) != 2 || !bytes.Contains(raw, []byte("go-test.log")) {
+		t.Fatalf("LatestReadable = %v, %d checks, %v", latest, len(latest.Checks), err)
+	}
+	if d := s.Distrusted(); d != "" {
+		t.Errorf("a pointer was distrusted: %s", d)
+	}
+	found, err := s.Find(true, func(r *Receipt) bool { return len(r.Checks) == 2 })
+	if err != nil || found == nil || found.ID != reused.ID {
+		t.Fatalf("Find through the pointer = %v, %v", found, err)
+	}
+	// A pointer edited by hand is refused like any receipt.
+	forged := bytes.Replace(data, []byte(`"summary"`), []byte(`"forged!"`), 1)
+	if err := os.WriteFile(path, forged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Load(reused.ID); err == nil {
+		t.Error("a forged pointer was trusted")
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Pruning keeps the pass a kept pointer names, even past keep.
+	for i := range 3 {
+		other := sample(strings.Repeat("ef", 32), 0, Full) // a newer pass: the old one is kept only for the pointer
+		other.ID = newID(t0.Add(time.Duration(2+i) * time.Second))
+		if _, err := s.Save(other, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Prune(4, t0); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Load(reused.ID); err != nil || len(got.Checks) != 2 {
+		t.Fatalf("after Prune, Load(pointer) = %v, %v", got, err)
 	}
 }
