@@ -177,12 +177,12 @@ func (sc *scrubber) feed(out, data []byte) []byte {
 			}
 			i++
 		case inEscape:
-			switch {
-			case c == '[':
+			switch c {
+			case '[':
 				sc.startCSI()
 				i++
 				continue
-			case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+			case ']', 'P', 'X', '^', '_':
 				sc.st = inString
 				i++
 				continue
