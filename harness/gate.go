@@ -140,6 +140,9 @@ type Env struct {
 	FallbackStateDir string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Deadline, when set, is told when the answer will be out by: the
+	// supervisor's cue (package supervise).
+	Deadline func(time.Time)
 	// InputWait bounds the wait for stdin to close; zero means 10s.
 	InputWait time.Duration
 	// margin, when set, replaces Margin (tests).

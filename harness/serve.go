@@ -79,6 +79,10 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 	// without the verification; until the limit it then waits for the
 	// runner to finish killing, so that no check outlives vbd.
 	t := g.timing()
+	if g.env.Deadline != nil {
+		// The supervisor answers for vbd past this (package supervise).
+		g.env.Deadline(start.Add(g.budget + t.margin))
+	}
 	wctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	results := make(chan outcome, 1)

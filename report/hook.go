@@ -303,6 +303,24 @@ func HookPanicReason(r any, crashFile string) string {
 	return ClipHookReason(s)
 }
 
+// HookCrashReason is the block when vbd itself died before answering (a
+// Go fatal error, a signal such as SIGSEGV, or its deadline passed) and
+// its supervisor answered instead. log holds what the Go runtime printed,
+// "" when nothing was saved; stopped is how many check processes the dead
+// vbd left running, which were killed.
+func HookCrashReason(why, log string, stopped int) string {
+	s := "vbd: NOTHING VERIFIED: " + why + ", so nothing was verified. This is not a pass.\n"
+	if stopped > 0 {
+		s += fmt.Sprintf("It left %d check process(es) running, which were stopped.\n", stopped)
+	}
+	s += "This is a bug in vbd"
+	if log != "" {
+		s += " (what the Go runtime printed is in " + log + ")"
+	}
+	s += ". Run `vbd` in the repository to verify the work yourself, or say plainly that it is not verified and why.\n"
+	return ClipHookReason(s)
+}
+
 // HookUsageReason is the block when the hook's own command line is wrong:
 // vbd answers in the harness's protocol rather than with a usage exit code
 // that the harness would read as "allow".

@@ -258,29 +258,6 @@ func checkID(env []byte) string {
 	return ""
 }
 
-// killMarked kills every process whose check marker starts with prefix
-// (a dead vbd's "<pid>.<start>."), with its group, and returns how many.
-func killMarked(prefix string) int {
-	want := []byte(markerVar + "=" + prefix)
-	ownGroup, n := syscall.Getpgrp(), 0
-	for _, pid := range allPids() {
-		// environ waits out a process in execve: an escaped `setsid sleep`
-		// caught between setsid and sleep was missed, and outlived the
-		// killed vbd (TestKilledVbdLeavesNothingRunning, 1 run in ~22).
-		data := environ(pid)
-		if !(bytes.HasPrefix(data, want) || bytes.Contains(data, append([]byte{0}, want...))) {
-			continue
-		}
-		if st, ok := state.ReadProcStat(pid); ok && st.PGID > 1 && st.PGID != ownGroup {
-			_ = syscall.Kill(-st.PGID, syscall.SIGKILL)
-		}
-		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			n++
-		}
-	}
-	return n
-}
-
 // running reports whether pid is a live process, not a zombie.
 func running(pid int) bool {
 	st, ok := state.ReadProcStat(pid)

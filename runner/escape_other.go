@@ -24,9 +24,6 @@ func (*reaper) sweep(leader int, _ procs.Check) []Proc {
 	return nil
 }
 
-// killMarked finds nothing: without /proc a marker cannot be read.
-func killMarked(string) int { return 0 }
-
 // running reports whether pid exists; without /proc a zombie counts.
 func running(pid int) bool { return syscall.Kill(pid, 0) == nil }
 

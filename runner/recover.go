@@ -41,22 +41,35 @@ type Proc struct {
 // Call it early, before starting checks; Run calls it too when
 // Options.StateDir is set.
 func RecoverOrphans(stateDir string) (note string, err error) {
+	_, note, err = recoverOrphans(stateDir)
+	return note, err
+}
+
+// StopOrphans is RecoverOrphans for a caller with no one to tell (the
+// supervisor of a dead worker): it returns how many processes it stopped.
+func StopOrphans(stateDir string) (int, error) {
+	n, _, err := recoverOrphans(stateDir)
+	return n, err
+}
+
+func recoverOrphans(stateDir string) (stopped int, note string, err error) {
 	recs, err := state.Orphaned(stateDir)
-	if err != nil || len(recs) == 0 {
-		return "", err
+	if len(recs) == 0 {
+		return 0, "", err
 	}
+	errs := []error{err}
 	var (
-		errs          []error
-		groups, dirs  int
-		owners        = map[state.Owner]bool{}
-		ownerPIDs     []string
-		killedMarkers int
+		dirs      int
+		groups    = map[int]bool{}
+		owners    = map[state.Owner]bool{}
+		ownerPIDs []string
+		prefixes  []string
 	)
 	for _, r := range recs {
 		switch r.Kind {
 		case state.KindGroup:
-			if killRecordedGroup(r.Value) {
-				groups++
+			if pgid, ok := recordedGroup(r.Value); ok {
+				groups[pgid] = true
 			}
 		case state.KindDir:
 			if removed, err := removeOwnedDir(r.Value, r.Owner.PID); err != nil {
@@ -69,24 +82,25 @@ func RecoverOrphans(stateDir string) (note string, err error) {
 		if r.Kind != "" && !owners[r.Owner] {
 			owners[r.Owner] = true
 			ownerPIDs = append(ownerPIDs, strconv.Itoa(r.Owner.PID))
+			prefixes = append(prefixes, fmt.Sprintf("%d.%d.", r.Owner.PID, r.Owner.Start))
 		}
 		errs = append(errs, state.Forget(r))
 	}
-	for o := range owners {
-		killedMarkers += killMarked(fmt.Sprintf("%d.%d.", o.PID, o.Start))
-	}
-	if groups+dirs+killedMarkers == 0 {
-		return "", errors.Join(errs...)
+	// Every process still alive in a recorded group or carrying a dead
+	// vbd's marker, each counted once: the note says how many were running.
+	stopped = killOrphans(groups, prefixes)
+	if stopped+dirs == 0 {
+		return 0, "", errors.Join(errs...)
 	}
 	var did []string
-	if n := groups + killedMarkers; n > 0 {
-		did = append(did, fmt.Sprintf("stopped %s still running", plural(n, "check process", "check processes")))
+	if stopped > 0 {
+		did = append(did, fmt.Sprintf("stopped %s still running", plural(stopped, "check process", "check processes")))
 	}
 	if dirs > 0 {
 		did = append(did, "removed "+plural(dirs, "snapshot directory", "snapshot directories"))
 	}
 	note = fmt.Sprintf("cleaned up after a vbd that was killed (pid %s): %s", strings.Join(ownerPIDs, ", "), strings.Join(did, ", "))
-	return note, errors.Join(errs...)
+	return stopped, note, errors.Join(errs...)
 }
 
 func plural(n int, one, many string) string {
@@ -96,21 +110,23 @@ func plural(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
-// killRecordedGroup kills a recorded check group, "pgid:leader start".
-// Where start times are known the group is killed only while its leader is
-// the process that was recorded, so a pid reused since is never touched;
-// members that outlived their leader are found by their marker instead.
-func killRecordedGroup(value string) bool {
+// recordedGroup reads a recorded check group, "pgid:leader start", and
+// reports whether it may be killed. A group outlives its leader while any
+// member lives, and the kernel does not reuse its number meanwhile; so the
+// group is refused only when a live process holds the number and started
+// at another time than recorded (the number was reused since the group
+// died).
+func recordedGroup(value string) (int, bool) {
 	pgidText, startText, _ := strings.Cut(value, ":")
 	pgid, err := strconv.Atoi(pgidText)
 	if err != nil || pgid <= 1 || pgid == syscall.Getpgrp() {
-		return false
+		return 0, false
 	}
 	start, _ := strconv.ParseUint(startText, 10, 64)
-	if start != 0 && (state.StartTime(pgid) != start || !running(pgid)) {
-		return false
+	if start != 0 && running(pgid) && state.StartTime(pgid) != start {
+		return 0, false
 	}
-	return syscall.Kill(-pgid, syscall.SIGKILL) == nil
+	return pgid, true
 }
 
 // removeOwnedDir removes a recorded snapshot directory. Only absolute

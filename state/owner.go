@@ -34,7 +34,11 @@ type Record struct {
 	Kind  string `json:"kind"`
 	// Value is the pgid ("4242" or "4242:<leader start>") or the directory.
 	Value string `json:"value"`
-	path  string
+	// Copies are every file the record was written to: the repository's
+	// state dir and the user's (UserStateDir), so that a vbd in any
+	// repository finds it, even once this one is deleted.
+	Copies []string `json:"copies,omitempty"`
+	path   string
 }
 
 // Self returns this process as an Owner.
@@ -49,8 +53,8 @@ func StartTime(pid int) uint64 {
 	return st.Start
 }
 
-// Alive reports whether the owner still runs: its pid exists and, where
-// start times are known, started when the record says.
+// Alive reports whether the owner still runs: its pid exists, is no
+// zombie and, where start times are known, started when the record says.
 func (o Owner) Alive() bool {
 	if o.PID <= 0 {
 		return false
@@ -59,79 +63,144 @@ func (o Owner) Alive() bool {
 	if err != nil && !errors.Is(err, syscall.EPERM) {
 		return false
 	}
-	if o.Start == 0 {
-		return true
+	// A zombie's pid stays taken until its parent reaps it, which an init
+	// that reaps nothing never does: it has exited all the same.
+	st, ok := ReadProcStat(o.PID)
+	if ok && (st.State == 'Z' || st.State == 'X') {
+		return false
 	}
-	now := StartTime(o.PID)
-	return now == 0 || now == o.Start
+	return o.Start == 0 || st.Start == 0 || st.Start == o.Start
 }
 
 func ownedDir(stateDir string) string { return filepath.Join(stateDir, "owned") }
 
+// ownerDirs are the dirs whose owned/ records this vbd writes and reads:
+// stateDir (when given) and the user's state dir (when it resolves).
+func ownerDirs(stateDir string) []string {
+	var dirs []string
+	if stateDir != "" {
+		dirs = append(dirs, ownedDir(stateDir))
+	}
+	if user, err := UserStateDir(nil); err == nil && (stateDir == "" || filepath.Clean(user) != filepath.Clean(stateDir)) {
+		dirs = append(dirs, ownedDir(user))
+	}
+	return dirs
+}
+
 // Own records that this process owns a resource, in a file of its own
-// under the state dir (one file per resource, so that the runner and the
-// git hook record theirs without sharing anything), written atomically.
-// release removes the record; call it once the resource is gone.
+// (one file per resource, so that the runner and the git hook record
+// theirs without sharing anything), written atomically, under the state
+// dir and again under the user's state dir: a vbd killed with SIGKILL is
+// cleaned up after by the next vbd in any repository (and by the
+// supervisor of a hook, see package supervise), also once its repository
+// is gone. release removes the record; call it once the resource is gone.
 func Own(stateDir, kind, value string) (release func(), err error) {
 	rec := Record{Owner: Self(), Kind: kind, Value: value}
+	sum := sha256.Sum256([]byte(kind + "\x00" + value))
+	name := fmt.Sprintf("%d-%d-%s-%s.json", rec.Owner.PID, rec.Owner.Start, kind, hex.EncodeToString(sum[:6]))
+	for _, d := range ownerDirs(stateDir) {
+		rec.Copies = append(rec.Copies, filepath.Join(d, name))
+	}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return func() {}, fmt.Errorf("record %s %s: %w", kind, value, err)
 	}
-	sum := sha256.Sum256([]byte(kind + "\x00" + value))
-	name := fmt.Sprintf("%d-%d-%s-%s.json", rec.Owner.PID, rec.Owner.Start, kind, hex.EncodeToString(sum[:6]))
-	path := filepath.Join(ownedDir(stateDir), name)
-	if err := WriteStateFile(path, data, 0o644); err != nil {
-		return func() {}, fmt.Errorf("record %s %s for crash recovery: %w", kind, value, err)
+	var written []string
+	release = func() {
+		for _, p := range written {
+			_ = os.Remove(p)
+		}
 	}
-	return func() { _ = os.Remove(path) }, nil
+	for i, p := range rec.Copies {
+		if err := WriteStateFile(p, data, 0o644); err != nil {
+			if i == 0 {
+				return release, fmt.Errorf("record %s %s for crash recovery: %w", kind, value, err)
+			}
+			continue // the repository's copy is enough for this repository
+		}
+		written = append(written, p)
+	}
+	return release, nil
 }
 
-// Orphaned returns the records whose owner is no longer running. Records
-// that cannot be read are returned too, with Kind empty, so that Forget
-// removes them.
+// Orphaned returns the records whose owner is no longer running, from the
+// state dir (none when empty) and the user's state dir, each record once.
+// Records that cannot be read are returned too, with Kind empty, so that
+// Forget removes them.
 func Orphaned(stateDir string) ([]Record, error) {
-	entries, err := os.ReadDir(ownedDir(stateDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", ownedDir(stateDir), err)
-	}
-	self := Self()
-	var out []Record
-	for _, e := range entries {
-		if tmp := strings.TrimPrefix(e.Name(), "."); tmp != e.Name() && strings.Contains(tmp, ".json.tmp-") {
-			// A record half written when its vbd was killed.
-			var o Owner
-			if _, err := fmt.Sscanf(tmp, "%d-%d-", &o.PID, &o.Start); err == nil && o != self && !o.Alive() {
-				_ = os.Remove(filepath.Join(ownedDir(stateDir), e.Name()))
+	var (
+		out  []Record
+		errs []error
+		seen = map[string]int{}
+		self *Owner
+	)
+	for _, dir := range ownerDirs(stateDir) {
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("list %s: %w", dir, err))
+			continue
+		}
+		if len(entries) > 0 && self == nil {
+			s := Self()
+			self = &s
+		}
+		for _, e := range entries {
+			if rec, ok := orphanedEntry(dir, e, *self); ok {
+				if i, dup := seen[e.Name()]; dup {
+					out[i].Copies = append(out[i].Copies, rec.path)
+					continue
+				}
+				seen[e.Name()] = len(out)
+				out = append(out, rec)
 			}
-			continue
 		}
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
-			continue
-		}
-		path := filepath.Join(ownedDir(stateDir), e.Name())
-		var rec Record
-		data, err := os.ReadFile(path)
-		if err != nil || json.Unmarshal(data, &rec) != nil {
-			out = append(out, Record{path: path})
-			continue
-		}
-		rec.path = path
-		if rec.Owner == self || rec.Owner.Alive() {
-			continue
-		}
-		out = append(out, rec)
 	}
-	return out, nil
+	return out, errors.Join(errs...)
+}
+
+// orphanedEntry reads one entry of an owned/ dir: a record whose owner is
+// gone, or an unreadable one. A record half written when its vbd was
+// killed is removed.
+func orphanedEntry(dir string, e os.DirEntry, self Owner) (Record, bool) {
+	if tmp := strings.TrimPrefix(e.Name(), "."); tmp != e.Name() && strings.Contains(tmp, ".json.tmp-") {
+		var o Owner
+		if _, err := fmt.Sscanf(tmp, "%d-%d-", &o.PID, &o.Start); err == nil && o != self && !o.Alive() {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+		return Record{}, false
+	}
+	if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") {
+		return Record{}, false
+	}
+	path := filepath.Join(dir, e.Name())
+	var rec Record
+	data, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(data, &rec) != nil {
+		return Record{path: path}, true
+	}
+	rec.path = path
+	if rec.Owner == self || rec.Owner.Alive() {
+		return Record{}, false
+	}
+	return rec, true
 }
 
 // Forget removes a record once its resource has been dealt with.
 func Forget(r Record) error {
-	if err := os.Remove(r.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", r.path, err)
+	var errs []error
+	for _, p := range append([]string{r.path}, r.Copies...) {
+		// A record's copies are named in it, and a record is the agent's
+		// to write: only a file of the record's own name in an owned/ dir
+		// is removed.
+		if p == "" || filepath.Base(p) != filepath.Base(r.path) || filepath.Base(filepath.Dir(p)) != "owned" {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("remove %s: %w", p, err))
+		}
 	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -47,6 +48,9 @@ type Globals struct {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// deadline, in a supervised worker, tells the supervisor when the
+	// hook's answer is due (harness.Env.Deadline).
+	deadline func(time.Time)
 }
 
 // exitRequest is how kong's Exit (after --help) unwinds back to vbdMain.
@@ -56,17 +60,23 @@ type exitRequest struct{ code int }
 // returns a code from the verdict table: kong's usage code 80 and Go's
 // panic code 2-with-a-trace must never reach a harness as "allow".
 func vbdMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return vbdMainEnv(args, env{stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+// vbdMainEnv is vbdMain with the command's streams and hooks in e.
+func vbdMainEnv(args []string, e env) int {
 	ctx, forced, stop := gate.InterruptContext()
 	defer stop()
-	return gate.WithForce(forced, exitcode.Failed, func() int { return run(ctx, args, stdin, stdout, stderr) })
+	return gate.WithForce(forced, exitcode.Failed, func() int { return run(ctx, args, e) })
 }
 
 // run parses the command line and runs the command.
-func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, raw env) (code int) {
 	// Every line for a person goes through a TermWriter (report/ansi.go):
 	// no escape or control byte but vbd's own reaches the terminal,
 	// whoever wrote the line. Hook and guard answers have their own
 	// (harness.WriteAnswer), so they get the raw streams.
+	stdin, rawStdout, rawStderr := raw.stdin, raw.stdout, raw.stderr
 	stdout, stderr := report.NewTermWriter(rawStdout), report.NewTermWriter(rawStderr)
 	defer func() { _, _ = stdout.Flush(), stderr.Flush() }()
 	defer func() {
@@ -107,7 +117,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 		n.Detail = report.CommandHelp(n.Path()) // examples, under `vbd CMD --help`
 	}
 	kctx, err := parser.Parse(args)
-	if code, ok := hookParseError(ctx, args, err, env{stdin, rawStdout, rawStderr}); ok {
+	if code, ok := hookParseError(ctx, args, err, raw); ok {
 		// Hook mode answers in the harness's protocol even when the
 		// command line is broken.
 		return code
@@ -123,11 +133,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, rawStdout, rawStde
 		return exitcode.NothingVerified
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
-	e := env{stdin, rawStdout, rawStderr}
+	e := raw
 	if !answersHarness(kctx) {
 		stdout.Allow(c.term(rawStdout))
 		stderr.Allow(c.term(rawStderr))
-		e = env{stdin, stdout, stderr}
+		e = env{stdin: stdin, stdout: stdout, stderr: stderr}
+		recoverFor(kctx.Command(), stderr)
 	}
 	err = kctx.Run(&c.Globals, e)
 	var ce *exitcode.CodeError

@@ -47,7 +47,7 @@ func (h *hookCmd) options() harness.Options {
 }
 
 func hookEnv(e env) harness.Env {
-	return harness.Env{Stdin: e.stdin, StdinIsTerminal: isTerminal(e.stdin), Stdout: e.stdout, Stderr: e.stderr, Environ: os.Environ()}
+	return harness.Env{Stdin: e.stdin, StdinIsTerminal: isTerminal(e.stdin), Stdout: e.stdout, Stderr: e.stderr, Environ: os.Environ(), Deadline: e.deadline}
 }
 
 // hookParserOption gives kong the harness names and a help printer that

@@ -1,0 +1,30 @@
+//go:build !linux
+
+package supervise
+
+import (
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Outside Linux there is no subreaper: the worker's own records
+// (Options.Recover) are what cleans up after it.
+func enableSubreaper() {}
+
+func workerAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+func reapOrphans() int { return 0 }
+
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TIOCGETA)
+	return err == nil
+}
+
+func signalName(s syscall.Signal) string {
+	if name := unix.SignalName(s); name != "" {
+		return name
+	}
+	return s.String()
+}
