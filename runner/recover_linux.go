@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/vbd-dev/vbd/state"
 )
@@ -37,23 +38,41 @@ func killOrphans(groups map[int]bool, prefixes []string) int {
 	self, own := os.Getpid(), syscall.Getpgrp()
 	killed := map[int]bool{}
 	for round := 0; round < 5; round++ {
-		found := 0
+		// Find them all first, then kill: killing a group as its first
+		// member is found turns the others into zombies before they are
+		// seen, and they went uncounted ("stopped 2" while 3 were alive).
+		var found []state.ProcStat
 		for _, pid := range allPids() {
 			if pid == self || killed[pid] {
 				continue
 			}
 			st, ok := state.ReadProcStat(pid)
-			if !ok || st.State == 'Z' || !(groups[st.PGID] || marked(pid)) {
-				continue
+			if ok && st.State != 'Z' && (groups[st.PGID] || marked(pid)) {
+				found = append(found, st)
 			}
-			found++
-			killed[pid] = true
+		}
+		if len(found) == 0 {
+			break
+		}
+		for _, st := range found {
+			killed[st.PID] = true
 			if st.PGID > 1 && st.PGID != own {
 				_ = syscall.Kill(-st.PGID, syscall.SIGKILL)
 			}
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = syscall.Kill(st.PID, syscall.SIGKILL)
 		}
-		if found == 0 {
+	}
+	// SIGKILL takes effect a moment later: wait, a second at most, so
+	// that "stopped" is true once vbd says it.
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(2 * time.Millisecond) {
+		left := false
+		for pid := range killed {
+			if running(pid) {
+				left = true
+				break
+			}
+		}
+		if !left {
 			break
 		}
 	}
