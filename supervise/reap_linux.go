@@ -96,10 +96,3 @@ func isTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
 }
-
-func signalName(s syscall.Signal) string {
-	if name := unix.SignalName(s); name != "" {
-		return name
-	}
-	return s.String()
-}

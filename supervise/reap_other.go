@@ -21,10 +21,3 @@ func isTerminal(f *os.File) bool {
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TIOCGETA)
 	return err == nil
 }
-
-func signalName(s syscall.Signal) string {
-	if name := unix.SignalName(s); name != "" {
-		return name
-	}
-	return s.String()
-}

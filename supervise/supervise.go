@@ -33,6 +33,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Mode is what the supervised command is.
@@ -206,7 +208,6 @@ func watch(proc *os.Process, o Options, w watched) int {
 	}
 	why := ""
 	var st *os.ProcessState
-	reported := -1
 	for st == nil {
 		select {
 		case st = <-exited:
@@ -232,7 +233,7 @@ func watch(proc *os.Process, o Options, w watched) int {
 	// Whatever the worker left, whether it crashed or not, dies now: its
 	// checks' groups, reparented here. Nothing then holds its pipes.
 	stopped := reapOrphans()
-	reported = within(status.exit, -1)
+	reported := within(status.exit, -1)
 	var held []byte
 	if answer != nil {
 		held = within(answer, nil)
@@ -307,6 +308,14 @@ func describeDeath(ws syscall.WaitStatus, reported int) string {
 		return "vbd ended (exit " + strconv.Itoa(ws.ExitStatus()) + ") before it answered"
 	}
 	return "vbd's answer was lost (it reported exit " + strconv.Itoa(reported) + ", then ended with " + strconv.Itoa(ws.ExitStatus()) + ")"
+}
+
+// signalName names a signal as people write it, "SIGSEGV".
+func signalName(s syscall.Signal) string {
+	if name := unix.SignalName(s); name != "" {
+		return name
+	}
+	return s.String()
 }
 
 // status is what the worker says on its status fd.

@@ -176,13 +176,17 @@ func waitFor(cond func() bool) bool {
 // childOf is the one child of pid: the supervisor's worker.
 func childOf(t *testing.T, pid int) int {
 	t.Helper()
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	// Any of vbd's threads may have started it.
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range strings.Fields(string(data)) {
-		if child, err := strconv.Atoi(f); err == nil {
-			return child
+	for _, task := range tasks {
+		data, _ := os.ReadFile(task)
+		for _, f := range strings.Fields(string(data)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				return child
+			}
 		}
 	}
 	t.Fatalf("vbd (pid %d) has no worker", pid)
