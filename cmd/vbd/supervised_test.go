@@ -86,9 +86,10 @@ func crashRepo(t *testing.T, repo string) string {
 		t.Fatal(err)
 	}
 	git("init", "-q")
-	// A passing check; unless FAST is set it first starts a sleep that
+	// A passing check (a lint's exit 0 is its evidence: in a hook a
+	// test's is not); unless FAST is set it first starts a sleep that
 	// leaves nothing else to do, named by MARK so the test can look for it.
-	config := "[[check]]\nname = \"t\"\nkind = \"test\"\n" +
+	config := "[[check]]\nname = \"t\"\nkind = \"lint\"\n" +
 		"run = \"if [ -z \\\"$FAST\\\" ]; then sleep $MARK & touch \\\"$STARTED\\\"; fi; wait; echo ok\"\n"
 	if err := os.WriteFile(filepath.Join(repo, ".vbd.toml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
