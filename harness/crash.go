@@ -29,10 +29,10 @@ type Crash struct {
 // blocks, it is a note on stderr.
 func CrashAnswer(c Crash) Answer {
 	name := Auto
-	if n, err := ParseName(c.Word); err == nil {
+	if n, err := parseName(c.Word); err == nil {
 		name = n
 	}
-	in := Parse(name, c.Input, os.Getenv)
+	in := parseStdin(name, c.Input, os.Getenv)
 	if isStartEvent(in.Event) {
 		note := "vbd: " + c.Why + " at the session start; no baseline was recorded"
 		if c.Log != "" {
@@ -52,7 +52,7 @@ func AnswerLimit(word string, budget time.Duration) time.Duration {
 	if budget > 0 {
 		return limit(budget)
 	}
-	if n, err := ParseName(word); err == nil && n != Auto {
+	if n, err := parseName(word); err == nil && n != Auto {
 		return limit(specOf(n).DefaultBudget)
 	}
 	longest := time.Duration(0)
