@@ -85,8 +85,14 @@ func ecosystems() []ecosystem {
 		{id: ecoTurbo, detect: (*detector).detectTurbo,
 			markers:   []string{"turbo.json"},
 			supported: "turbo.json", tools: []string{"turbo"}},
+		{id: ecoMaven, detect: (*detector).detectMaven,
+			markers:   []string{"pom.xml", "mvnw"},
+			supported: "pom.xml", tools: []string{"java", "mvn"}},
+		{id: ecoGradle, detect: (*detector).detectGradle,
+			markers:   []string{"settings.gradle", "settings.gradle.kts", "build.gradle", "build.gradle.kts", "gradlew"},
+			supported: "build.gradle", tools: []string{"java", "gradle"}},
 		{id: ecoUnsupported, detect: (*detector).detectUnsupported,
-			markers: unsupportedFiles(), tools: []string{"ruby", "bundle", "java", "mvn", "gradle", "deno"}},
+			markers: unsupportedFiles(), tools: []string{"ruby", "bundle", "deno"}},
 	}
 }
 

@@ -75,9 +75,6 @@ type unsupportedMarker struct {
 // check. A repository holding one is told so by name (and how to add the
 // check by hand), instead of being told that nothing was found.
 var unsupportedMarkers = []unsupportedMarker{
-	{"build.gradle", "a Gradle project", "./gradlew test"},
-	{"build.gradle.kts", "a Gradle project", "./gradlew test"},
-	{"pom.xml", "a Maven project", "mvn -B test"},
 	{"build.sbt", "an sbt project", "sbt test"},
 	{"CMakeLists.txt", "a CMake project", "cmake -B build && cmake --build build && ctest --test-dir build"},
 	{"meson.build", "a Meson project", "meson setup build && meson test -C build"},

@@ -6,30 +6,30 @@ import (
 
 func TestDetectUnsupported(t *testing.T) {
 	cases := map[string]detectCase{
-		"gradle at the root, named with the check to add": {
-			fs:    fsOf("build.gradle", "", "build.gradle.kts", ""),
+		"zig at the root, named with the check to add": {
+			fs:    fsOf("build.zig", ""),
 			git:   true,
-			names: []string{"build.gradle"},
-			checks: []want{{name: "build.gradle", skipped: "not supported: a Gradle project", dir: ".", source: "build.gradle",
-				kind: KindOther, reason: `add a [[check]] to .vbd.toml with run = "./gradlew test"`}},
-			warnings: []string{"build.gradle marks a Gradle project, which vbd cannot check yet"},
+			names: []string{"build.zig"},
+			checks: []want{{name: "build.zig", skipped: "not supported: a Zig project", dir: ".", source: "build.zig",
+				kind: KindOther, reason: `add a [[check]] to .vbd.toml with run = "zig build test"`}},
+			warnings: []string{"build.zig marks a Zig project, which vbd cannot check yet"},
 		},
-		"nested maven beside a go module": {
-			fs:    fsOf(append(goModuleFiles("."), "svc/pom.xml", "<project/>")...),
+		"nested sbt beside a go module": {
+			fs:    fsOf(append(goModuleFiles("."), "svc/build.sbt", "")...),
 			git:   true,
-			names: []string{"go vet", "go build", "go test", "pom.xml (svc)"},
-			checks: []want{{name: "pom.xml (svc)", skipped: "not supported: a Maven project", dir: "svc",
-				reason: `dir = "svc" and run = "mvn -B test"`}},
+			names: []string{"go vet", "go build", "go test", "build.sbt (svc)"},
+			checks: []want{{name: "build.sbt (svc)", skipped: "not supported: an sbt project", dir: "svc",
+				reason: `dir = "svc" and run = "sbt test"`}},
 		},
 		"a configured check in the directory replaces the notice": {
-			fs:     fsOf("svc/pom.xml", ""),
+			fs:     fsOf("svc/build.sbt", ""),
 			git:    true,
-			opts:   Options{Config: &Config{Checks: []ConfigCheck{{Name: "maven", Dir: "svc", Run: "mvn test"}}}},
-			names:  []string{"maven"},
-			checks: []want{{name: "maven", dir: "svc"}},
+			opts:   Options{Config: &Config{Checks: []ConfigCheck{{Name: "sbt", Dir: "svc", Run: "sbt test"}}}},
+			names:  []string{"sbt"},
+			checks: []want{{name: "sbt", dir: "svc"}},
 		},
 		"ignored and pruned directories hold no project": {
-			fs:    fsOf("node_modules/x/pom.xml", "", "build/CMakeLists.txt", "", "vendor/Gemfile", ""),
+			fs:    fsOf("node_modules/x/build.sbt", "", "build/CMakeLists.txt", "", "vendor/Gemfile", ""),
 			git:   true,
 			names: nil,
 		},
