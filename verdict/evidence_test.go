@@ -160,6 +160,21 @@ var fixtures = []fixture{
 	{file: "bazel-pass", runner: detect.RunnerBazel, exit: 0, status: Pass, detail: "2 passed", counted: true, passed: 2, total: 2, evRunner: "bazel test"},
 	{file: "bazel-fail", runner: detect.RunnerBazel, exit: 3, status: Fail, detail: "exit 3", counted: true, passed: 1, failed: 1, total: 2},
 	{file: "bazel-b1-no-test-targets", runner: detect.RunnerBazel, exit: 4, status: Vacuous, detail: "no test targets"},
+	// Maven: maven-setup-offline is real (Maven 3.8.7 here, no network,
+	// empty ~/.m2); the others are written by hand from Surefire 2.22 and
+	// 3.2's formats (no plugin can be downloaded here to capture them).
+	// Gradle: written by hand from Gradle 8's --console=plain output
+	// (its wrapper and plugins cannot be downloaded here). A Gradle pass
+	// prints no count: its exit code alone, vacuous in an agent's hook.
+	{file: "maven-reactor-pass", runner: detect.RunnerMaven, exit: 0, status: Pass, detail: "5 passed, 1 skipped", counted: true, passed: 5, skipped: 1, total: 6, evRunner: "maven"},
+	{file: "maven-fail", runner: detect.RunnerMaven, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 2, failed: 2, total: 4},
+	{file: "maven-no-tests", runner: detect.RunnerMaven, exit: 0, status: Vacuous, detail: "no tests to run"},
+	{file: "maven-setup-offline", runner: detect.RunnerMaven, exit: 1, status: Setup, detail: "Maven dependencies could not be downloaded: run `mvn dependency:go-offline` (or `./mvnw dependency:go-offline`) with network access ([ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: Failed to read artifact descriptor for org.apache.maven.plugins:maven-resources-plugin:jar:2.6: Could not transfer artifact org.apache.maven.plugins:maven-resources-plugin:pom:2.6 from/to central (https://repo.maven.apache.org/maven2): transfer failed for https://repo.maven.apache.org/maven2/org/apache/maven/plugins/maven-resources-plugin/2.6/maven-resources-plugin-2.6.pom: Unknown host repo.…)"},
+	{file: "gradle-fail", runner: detect.RunnerGradle, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, skipped: 1, total: 3, evRunner: "gradle"},
+	{file: "gradle-pass", runner: detect.RunnerGradle, exit: 0, status: Pass, detail: "no test count"},
+	{file: "gradle-no-source", runner: detect.RunnerGradle, exit: 0, status: Vacuous, detail: "test task had no tests (NO-SOURCE)"},
+	{file: "gradle-wrapper-offline", runner: detect.RunnerGradle, exit: 1, status: Setup, detail: "the Gradle wrapper could not download Gradle: run `./gradlew --version` with network access (Exception in thread \"main\" java.net.UnknownHostException: services.gradle.org)"},
+	{file: "gradle-deps-offline", runner: detect.RunnerGradle, exit: 1, status: Setup, detail: "Gradle dependencies could not be downloaded: run `./gradlew dependencies` (or `gradle dependencies`) with network access (Could not resolve all files for configuration ':compileClasspath'.)"},
 	{file: "turbo-pass", runner: detect.RunnerTurbo, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "node --test"},
 	{file: "turbo-fail", runner: detect.RunnerTurbo, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
 	{file: "turbo-t1-affected-none", runner: detect.RunnerTurbo, exit: 0, status: Vacuous, detail: "turbo ran no task"},

@@ -25,12 +25,14 @@ const (
 	rTurbo
 	rLefthook
 	rPyright
+	rMaven
+	rGradle
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
-var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright"}
+var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright", "maven", "gradle"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {
@@ -169,6 +171,9 @@ func (s *textScanner) Line(line []byte) []byte {
 	t := trimBlank(l)
 	s.fails.line(l, t)
 	s.setup.line(l)
+	if len(l) > 0 && l[len(l)-1] == 'D' {
+		s.gradleFailedLine(l)
+	}
 	if len(t) > 0 {
 		if len(t) < len(l) {
 			s.goRunLine(l, t)

@@ -83,6 +83,8 @@ func textMatchers() []textMatcher {
 		goTextMatcher(),
 		jestMatcher(),
 		vitestMatcher(),
+		mavenMatcher(),
+		gradleMatcher(),
 		bazelMatcher(), // before pytest and unittest, whose ERROR:/FAIL: lines it shares a byte with
 		pytestMatcher(),
 		unittestMatcher(),
@@ -125,7 +127,7 @@ func newByteSet(bytes ...string) *byteSet {
 var textTables = sync.OnceValue(func() *lineTables {
 	t := &lineTables{
 		hotFirst: *newByteSet(" \t", detect.LefthookRewriteMarker[:1], setupFirstBytes, preCommitFirstBytes),
-		hotLast:  *newByteSet(setupLastBytes, preCommitLastBytes),
+		hotLast:  *newByteSet(setupLastBytes, preCommitLastBytes, gradleLastBytes),
 	}
 	for _, m := range textMatchers() {
 		for i := 0; i < len(m.first); i++ {
