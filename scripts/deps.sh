@@ -3,7 +3,7 @@
 # is missing:
 #  - from Debian's packages (root with apt-get): git, make, pre-commit,
 #    node, npm, python3, pytest, mypy, tox and the shell linter
-#    (package shellcheck);
+#    (package shellcheck), Java and Maven (default-jdk-headless, maven);
 #  - with go install into $GOBIN (else GOPATH/bin): golangci-lint v2 and
 #    Task;
 #  - with npm into a cache outside the repository ($VBD_TOOLS_DIR, else
@@ -40,6 +40,8 @@ need pytest python3-pytest
 need mypy mypy
 need tox tox
 need shellcheck shellcheck
+need java default-jdk-headless
+need mvn maven
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		say "installing$missing from Debian's packages"
