@@ -20,12 +20,15 @@ var (
 	gradleFailed    = lazyre.New(`^(\S.* > .+) FAILED$`)
 )
 
-// The last byte of a per-test failure line: the scanner looks at it
-// whatever the line starts with (a class name).
-const gradleLastBytes = "D"
+// The last bytes of a per-test failure line ("… FAILED") and of the
+// count ("… completed", "… 1 failed", "… 1 skipped"): the scanner looks
+// at them whatever the line starts with (a class name, a digit: lines
+// that start with a digit are mostly logs, cheaper told apart by their
+// end).
+const gradleLastBytes = "Dd"
 
 func gradleMatcher() textMatcher {
-	return textMatcher{first: ">0123456789B", line: (*textScanner).gradleLine, maxIndent: 4}
+	return textMatcher{first: ">B", line: (*textScanner).gradleLine, maxIndent: 4}
 }
 
 // gradleTestTask reports whether a task path names a test task (:test,
@@ -64,19 +67,24 @@ func (s *textScanner) gradleLine(l, t []byte) bool {
 			return true
 		}
 		return hasPrefix(l, "BUILD SUCCESSFUL")
-	default:
-		if len(t) != len(l) || !bytes.Contains(l, []byte(" completed")) {
-			return false
-		}
-		m := gradleCompleted.FindSubmatch(l)
-		if m == nil {
-			return false
-		}
-		n, f, sk := atoi(m[1]), atoi(m[2]), atoi(m[3])
-		s.count(rGradle, n-f-sk, f, sk, n)
-		return true
 	}
 	return false
+}
+
+// gradleCountLine reads a line ending in 'd': "3 tests completed, 1
+// failed" is Gradle's count (printed when a test failed).
+func (s *textScanner) gradleCountLine(l []byte) {
+	i := 0
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	if i == 0 || !hasPrefix(l[i:], " test") {
+		return
+	}
+	if m := gradleCompleted.FindSubmatch(l); m != nil {
+		n, f, sk := atoi(m[1]), atoi(m[2]), atoi(m[3])
+		s.count(rGradle, n-f-sk, f, sk, n)
+	}
 }
 
 // gradleFailedLine reads a line ending in "FAILED" whatever it starts

@@ -171,8 +171,13 @@ func (s *textScanner) Line(line []byte) []byte {
 	t := trimBlank(l)
 	s.fails.line(l, t)
 	s.setup.line(l)
-	if len(l) > 0 && l[len(l)-1] == 'D' {
-		s.gradleFailedLine(l)
+	if len(l) > 0 {
+		switch l[len(l)-1] {
+		case 'D':
+			s.gradleFailedLine(l)
+		case 'd':
+			s.gradleCountLine(l)
+		}
 	}
 	if len(t) > 0 {
 		if len(t) < len(l) {
