@@ -2,7 +2,6 @@ package detect
 
 import (
 	"path"
-	"strings"
 )
 
 // RunnerGradle is a Gradle build (the project's ./gradlew or gradle): its
@@ -72,19 +71,9 @@ func (d *detector) addGradle(dir string) {
 	}
 	src := path.Join(dir, marker)
 	sfx := suffix(dir)
-	tool, why := "gradle", "gradle is on PATH"
-	setup := ""
-	if ok, not := d.wrapperIn(dir, "gradlew"); ok {
-		tool, why = "./gradlew", "./gradlew is the project's own Gradle wrapper (it runs the Gradle version the build pins; one it must download offline is setup)"
-	} else {
-		if not != "" {
-			why = not + "; " + why
-		}
-		if !d.onPath("gradle") {
-			why = strings.TrimSuffix(why, "gradle is on PATH") + "gradle is not on PATH"
-			setup = "Gradle is not installed: add the project's Gradle wrapper (gradlew) or install Gradle"
-		}
-	}
+	tool, why, setup := d.wrapperOrTool(dir, "gradlew", "gradle",
+		"./gradlew is the project's own Gradle wrapper (it runs the Gradle version the build pins; one it must download offline is setup)",
+		"Gradle is not installed: add the project's Gradle wrapper (gradlew) or install Gradle")
 	common := src + " marks a Gradle build root (its projects run by the root's tasks, not one by one); " + why +
 		"; --console=plain for readable output; --no-daemon, since a daemon would outlive the check and vbd"
 	mk := func(name string, kind Kind, quick bool, reason string, task string) Check {

@@ -90,25 +90,33 @@ func (d *detector) wrapperIn(dir, name string) (ok bool, why string) {
 	return true, ""
 }
 
+// wrapperOrTool picks a build's program: the project's executable
+// wrapper in dir (mvnw, gradlew) first, else the tool on PATH; why says
+// which and why, setup is missing when neither can run.
+func (d *detector) wrapperOrTool(dir, wrapper, tool, wrapperWhy, missing string) (argv0, why, setup string) {
+	ok, not := d.wrapperIn(dir, wrapper)
+	if ok {
+		return "./" + wrapper, wrapperWhy, ""
+	}
+	why = tool + " is on PATH"
+	if !d.onPath(tool) {
+		why, setup = tool+" is not on PATH", missing
+	}
+	if not != "" {
+		why = not + "; " + why
+	}
+	return tool, why, setup
+}
+
 // addMaven adds the checks of one reactor root: `verify` (the lifecycle
 // phase CI runs: compile, unit tests, packaging, integration tests and
 // the checks the pom binds to verify) and, for --quick, `compile`.
 func (d *detector) addMaven(dir string) {
 	src := path.Join(dir, "pom.xml")
 	sfx := suffix(dir)
-	tool, why := "mvn", "mvn is on PATH"
-	setup := ""
-	if ok, not := d.wrapperIn(dir, "mvnw"); ok {
-		tool, why = "./mvnw", "./mvnw is the project's own Maven wrapper (it runs the Maven version the project pins)"
-	} else {
-		if not != "" {
-			why = not + "; " + why
-		}
-		if !d.onPath("mvn") {
-			why = strings.TrimSuffix(why, "mvn is on PATH") + "mvn is not on PATH"
-			setup = "Maven is not installed: install it (e.g. `apt-get install maven`) or add the project's Maven wrapper (mvnw)"
-		}
-	}
+	tool, why, setup := d.wrapperOrTool(dir, "mvnw", "mvn",
+		"./mvnw is the project's own Maven wrapper (it runs the Maven version the project pins)",
+		"Maven is not installed: install it (e.g. `apt-get install maven`) or add the project's Maven wrapper (mvnw)")
 	what := "a Maven project root (a reactor builds its modules itself, not one by one)"
 	mk := func(name string, kind Kind, quick bool, reason string, args ...string) Check {
 		return Check{
