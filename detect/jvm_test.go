@@ -23,7 +23,7 @@ func TestDetectJVM(t *testing.T) {
 			names: []string{"mvn compile", "mvn verify", "mvn compile (tools)", "mvn verify (tools)"},
 			checks: []want{
 				{name: "mvn verify", argv: []string{"mvn", "-B", "verify"}, kind: KindTest, dir: ".", source: "pom.xml",
-					reason: "0 tests run is vacuous; dependencies it cannot download are setup (`mvn -B dependency:go-offline`", setup: "-"},
+					reason: "0 tests run is vacuous; dependencies it cannot download are setup (`mvn dependency:go-offline`", setup: "-"},
 				{name: "mvn compile", argv: []string{"mvn", "-B", "-q", "compile"}, kind: KindBuild, skipped: "covered by mvn verify; verify compiles first"},
 				{name: "mvn verify (tools)", dir: "tools"},
 			},

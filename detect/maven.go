@@ -126,7 +126,7 @@ func (d *detector) addMaven(dir string) {
 	}
 	verify := mk("mvn verify", KindTest, false,
 		src+" marks "+what+"; "+why+"; -B (batch mode: plain output, no prompts); verify runs the tests (Surefire, Failsafe) and the checks the pom binds; "+
-			"0 tests run is vacuous; dependencies it cannot download are setup (`mvn -B dependency:go-offline` fetches them); it writes only target/",
+			"0 tests run is vacuous; dependencies it cannot download are setup (`mvn dependency:go-offline` fetches them); it writes only target/",
 		"-B", "verify")
 	compile := mk("mvn compile", KindBuild, true,
 		src+" marks "+what+"; "+why+"; compile is the quick check: -q prints only errors",
