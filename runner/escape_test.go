@@ -96,7 +96,9 @@ func TestEscapedProcessIsKilledAndReported(t *testing.T) {
 // reported, with no owners, since no other check ran.
 func TestMarkerlessEscapeeIsTheOnlyChecks(t *testing.T) {
 	secs := unique(t)
-	rs := Run(context.Background(), []Task{sh("escapes", "setsid env -i sleep "+secs+" >/dev/null 2>&1 & echo escaped")}, Options{Grace: 200 * time.Millisecond})
+	rs := Run(context.Background(), []Task{sh("escapes", "setsid env -i sleep "+secs+" >/dev/null 2>&1 & "+
+		// Wait for the exec to be done: until then it reads as setsid.
+		"until [ \"$(tr '\\0' ' ' < /proc/$!/cmdline)\" = 'sleep "+secs+" ' ]; do sleep 0.01; done; echo escaped")}, Options{Grace: 200 * time.Millisecond})
 	r := rs[0]
 	if len(r.Escaped) != 1 || !strings.Contains(r.Escaped[0].Cmd, "sleep "+secs) || r.Escaped[0].Owners != nil {
 		t.Fatalf("Escaped = %+v, want the one sleep %s, owned by the check", r.Escaped, secs)
@@ -117,7 +119,10 @@ func TestMarkerlessEscapeeWithOthersRunningNamesEveryCandidate(t *testing.T) {
 	swept := filepath.Join(dir, "first-swept")
 	aliveFile := filepath.Join(dir, "alive")
 	tasks := []Task{
-		sh("first", "setsid env -i sh -c 'echo $$ > "+pidFile+".tmp; mv "+pidFile+".tmp "+pidFile+"; exec sleep "+secs+"' >/dev/null 2>&1 & until [ -s "+pidFile+" ]; do sleep 0.01; done; echo escaped"),
+		sh("first", "setsid env -i sh -c 'echo $$ > "+pidFile+".tmp; mv "+pidFile+".tmp "+pidFile+"; exec sleep "+secs+"' >/dev/null 2>&1 & until [ -s "+pidFile+" ]; do sleep 0.01; done; "+
+			// Until its exec is done, the escapee reads as sh -c: wait
+			// for it to become the sleep the test asserts.
+			"until [ \"$(tr '\\0' ' ' < /proc/$(cat "+pidFile+")/cmdline)\" = 'sleep "+secs+" ' ]; do sleep 0.01; done; echo escaped"),
 		// The second runs until the first has ended and been swept (its
 		// Done event comes after its sweep), and says whether the
 		// escapee is still alive then.
