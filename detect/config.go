@@ -50,10 +50,27 @@ type Config struct {
 	// RatchetBlock, RatchetWarn or RatchetOff; empty means the default
 	// (block in hook mode, warn elsewhere).
 	Ratchet string
+	// Hook is the [hook] table: vbd hook's settings, so that the command a
+	// harness runs stays `vbd hook <harness>` with no flags (a flag on the
+	// command line overrides its key).
+	Hook HookConfig
 
 	// disableLine is where `disable` was written, so a warning about a
 	// name that matches nothing can point at it.
 	disableLine int
+}
+
+// HookConfig is the [hook] table; a nil or zero field means unset. The
+// agent can edit .vbd.toml too: harness.HookSettingsLoosened says which
+// changes of this table weaken the gate, for whoever compares it with the
+// session's start.
+type HookConfig struct {
+	// Budget is the time for the checks (0: the harness's default).
+	Budget time.Duration
+	// Quick runs the cheap checks only.
+	Quick *bool
+	// MaxBlocks is the block cap (0 = never let a stop through).
+	MaxBlocks *int
 }
 
 // ConfigCheck is one [[check]] table.
@@ -96,6 +113,13 @@ type rawConfig struct {
 	MaxState    *string    `toml:"max_state_size"`
 	Ratchet     *string    `toml:"ratchet"`
 	Check       []rawCheck `toml:"check"`
+	Hook        *rawHook   `toml:"hook"`
+}
+
+type rawHook struct {
+	Budget    *string `toml:"budget"`
+	Quick     *bool   `toml:"quick"`
+	MaxBlocks *int    `toml:"max_blocks"`
 }
 
 type rawCheck struct {
@@ -109,14 +133,15 @@ type rawCheck struct {
 
 // The keys the file may hold, for "unknown key" messages.
 var (
-	topKeys   = []string{"budget", "jobs", "disable", "reuse", "reuse_max_age", "max_state_size", "ratchet", "check"}
+	topKeys   = []string{"budget", "jobs", "disable", "reuse", "reuse_max_age", "max_state_size", "ratchet", "check", "hook"}
 	checkKeys = []string{"name", "run", "dir", "kind", "quick", "timeout"}
+	hookKeys  = []string{"budget", "quick", "max_blocks"}
 )
 
 // keyWants says in words what each key holds, for type errors.
 func keyWants(key string) string {
 	switch key {
-	case "budget", "reuse_max_age", "check.timeout":
+	case "budget", "reuse_max_age", "check.timeout", "hook.budget":
 		return `a duration string such as "5m" or "90s"`
 	case "jobs":
 		return "a whole number such as 4"
@@ -124,7 +149,11 @@ func keyWants(key string) string {
 		return `a size string such as "512MB"`
 	case "disable":
 		return `an array of check names such as ["go vet"]`
-	case "reuse", "check.quick":
+	case "hook.max_blocks":
+		return "a whole number, 0 or more, such as 3"
+	case "hook":
+		return "a [hook] table"
+	case "reuse", "check.quick", "hook.quick":
 		return "true or false"
 	case "check":
 		return "a list of [[check]] tables"
@@ -219,6 +248,11 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 		}
 		cfg.Jobs = *raw.Jobs
 	}
+	if raw.Hook != nil {
+		if cfg.Hook, err = hookConfig(*raw.Hook, lines); err != nil {
+			return nil, err
+		}
+	}
 	for i, name := range raw.Disable {
 		if strings.TrimSpace(name) == "" {
 			return nil, &configError{Key: "disable", Line: lines.top["disable"],
@@ -244,6 +278,30 @@ func parseConfig(fsys fs.FS, data []byte) (*Config, error) {
 		cfg.Checks = append(cfg.Checks, cc)
 	}
 	return cfg, nil
+}
+
+// hookConfig validates the [hook] table.
+func hookConfig(rh rawHook, lines configLines) (HookConfig, error) {
+	h := HookConfig{Quick: rh.Quick}
+	if rh.Budget != nil {
+		b, err := parseDuration("hook.budget", *rh.Budget, lines.top["hook.budget"])
+		if err != nil {
+			return h, err
+		}
+		if b == 0 {
+			return h, &configError{Key: "hook.budget", Line: lines.top["hook.budget"],
+				Msg: "budget = \"0s\" leaves the checks no time; remove it to use the harness's default"}
+		}
+		h.Budget = b
+	}
+	if rh.MaxBlocks != nil {
+		if *rh.MaxBlocks < 0 {
+			return h, &configError{Key: "hook.max_blocks", Line: lines.top["hook.max_blocks"],
+				Msg: fmt.Sprintf("max_blocks = %d is negative; use 0 (never let a stop through) or more", *rh.MaxBlocks)}
+		}
+		h.MaxBlocks = rh.MaxBlocks
+	}
+	return h, nil
 }
 
 // configCheck validates one [[check]] table.
@@ -419,6 +477,9 @@ func unknownKey(path []string, line, more int) *configError {
 	if len(path) > 1 && path[0] == "check" {
 		known, where, shown = checkKeys, " in [[check]]", path[len(path)-1]
 	}
+	if len(path) > 1 && path[0] == "hook" {
+		known, where, shown = hookKeys, " in [hook]", path[len(path)-1]
+	}
 	msg := fmt.Sprintf("unknown key %q%s (known keys: %s); fix the spelling or remove it", shown, where, strings.Join(known, ", "))
 	if s := suggest(path[len(path)-1], known); s != "" {
 		msg = fmt.Sprintf("unknown key %q%s (did you mean %q?)", shown, where, s)
@@ -465,7 +526,7 @@ func indexLines(data []byte) configLines {
 	var p unstable.Parser
 	p.Reset(data)
 	lines := newLineIndex(data)
-	inCheck, inOther := false, false
+	inCheck, inHook, inOther := false, false, false
 	var unknown []unknownAt
 	for p.NextExpression() {
 		n := p.Expression()
@@ -473,10 +534,11 @@ func indexLines(data []byte) configLines {
 		case unstable.ArrayTable, unstable.Table:
 			parts, first := keyParts(n)
 			inCheck = len(parts) == 1 && parts[0] == "check"
-			inOther = !inCheck
+			inHook = len(parts) == 1 && parts[0] == "hook"
+			inOther = !inCheck && !inHook
 			if inCheck {
 				out.checks = append(out.checks, checkLines{line: lines.lineOf(&p, first), keys: map[string]int{}})
-			} else if len(parts) > 0 {
+			} else if len(parts) > 0 && !inHook {
 				unknown = append(unknown, unknownAt{parts, lines.lineOf(&p, first)})
 			}
 		case unstable.KeyValue:
@@ -485,6 +547,15 @@ func indexLines(data []byte) configLines {
 				continue
 			}
 			line := lines.lineOf(&p, first)
+			if inHook {
+				if !slices.Contains(hookKeys, parts[0]) {
+					unknown = append(unknown, unknownAt{append([]string{"hook"}, parts...), line})
+				}
+				if _, dup := out.top["hook."+parts[0]]; !dup {
+					out.top["hook."+parts[0]] = line
+				}
+				continue
+			}
 			if inCheck && !slices.Contains(checkKeys, parts[0]) {
 				unknown = append(unknown, unknownAt{append([]string{"check"}, parts...), line})
 			} else if !inCheck && !slices.Contains(topKeys, parts[0]) {

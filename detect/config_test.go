@@ -96,6 +96,26 @@ func TestLoadConfigErrors(t *testing.T) {
 			key:  "check.command", line: 4,
 			msg: `unknown key "command" in [[check]] (known keys: name, run, dir, kind, quick, timeout)`,
 		},
+		"unknown key in [hook]": {
+			file: "budget = \"1m\"\n[hook]\nmax_block = 2\n",
+			key:  "hook.max_block", line: 3,
+			msg: `.vbd.toml:3: unknown key "max_block" in [hook] (did you mean "max_blocks"?)`,
+		},
+		"[hook] budget not a duration": {
+			file: "budget = \"1m\"\n[hook]\nbudget = \"soon\"\n",
+			key:  "hook.budget", line: 3,
+			msg: `.vbd.toml:3: budget = "soon" is not a duration`,
+		},
+		"[hook] max_blocks negative": {
+			file: "[hook]\nquick = true\nmax_blocks = -2\n",
+			key:  "hook.max_blocks", line: 3,
+			msg: `.vbd.toml:3: max_blocks = -2 is negative`,
+		},
+		"[hook] quick not a bool": {
+			file: "[hook]\nquick = 1\n",
+			key:  "hook.quick", line: 2,
+			msg: `hook.quick must be true or false`,
+		},
 		"unknown table": {
 			file: "[checks]\nname = \"x\"\n",
 			key:  "checks", line: 1,

@@ -101,9 +101,13 @@ func shellWords(s string) []string {
 }
 
 // HookCommand is the command line vbd installs: the absolute binary, the
-// harness, and the flags.
+// harness, and the flags. A zero budget writes no --budget: the hook then
+// reads .vbd.toml's [hook] budget, or uses the harness's default.
 func HookCommand(exe string, n Name, budget time.Duration, quick bool, maxBlocks int) string {
-	parts := []string{detect.Quote(exe), "hook", string(n), "--budget", secs(budget)}
+	parts := []string{detect.Quote(exe), "hook", string(n)}
+	if budget > 0 {
+		parts = append(parts, "--budget", secs(budget))
+	}
 	if quick {
 		parts = append(parts, "--quick")
 	}

@@ -52,6 +52,9 @@ type Options struct {
 	Budget time.Duration
 	// MaxBlocks is the block cap (0 = never let a stop through).
 	MaxBlocks int
+	// MaxBlocksSet says --max-blocks was given; without it .vbd.toml's
+	// [hook] max_blocks, where set, wins over MaxBlocks.
+	MaxBlocksSet bool
 	// Dir, when set, is verified instead of the input's cwd.
 	Dir string
 	// Problems say what was wrong with the command line.

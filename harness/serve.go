@@ -38,17 +38,18 @@ func Serve(ctx context.Context, o Options, env Env) (code int) {
 	if g.budget <= 0 {
 		g.budget = spec.DefaultBudget
 	}
-	if isStartEvent(g.in.Event) {
-		// A session start only fingerprints the tree, under the short
-		// timeout vbd install gives it.
-		g.budget = min(g.budget, startBudget)
-	}
 	g.dir = g.opts.Dir
 	if g.dir == "" {
 		g.dir = g.in.Cwd
 	}
 	if g.dir == "" {
 		g.dir = "."
+	}
+	g.applyHookTable(spec)
+	if isStartEvent(g.in.Event) {
+		// A session start only fingerprints the tree, under the short
+		// timeout vbd install gives it.
+		g.budget = min(g.budget, startBudget)
 	}
 	if a, ok := g.sameStop(ctx); len(problems) == 0 && ok {
 		// The first invocation's block, once; not counted, not recorded.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/harness"
 	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/state"
@@ -35,12 +36,21 @@ func harnessHook(ctx context.Context, o Options) error {
 		return err
 	}
 	before, found := harness.FindInstalled(repo.Root, spec, exe)
-	timing, err := hookTiming(ctx, repo, o, before, found)
-	if err != nil {
-		return err
+	var timing harness.Timing
+	budget := time.Duration(0)
+	if o.Budget == "" && hookTableBudget(repo.Root) {
+		// .vbd.toml's [hook] budget decides, below the harness's default
+		// timeout: the entry stays the same when that budget changes.
+		timing = harness.Timing{Timeout: spec.DefaultTimeout, Budget: spec.DefaultBudget,
+			Why: "the harness's default; the hook reads its budget from " + detect.ConfigFile + "'s [hook] table, up to this"}
+	} else {
+		if timing, err = hookTiming(ctx, repo, o, before, found); err != nil {
+			return err
+		}
+		budget = timing.Budget
 	}
 	hook := harness.Hook{
-		Command:      harness.HookCommand(exe, spec.Name, timing.Budget, o.Quick, o.MaxBlocks),
+		Command:      harness.HookCommand(exe, spec.Name, budget, o.Quick, o.MaxBlocks),
 		Timeout:      timing.Timeout,
 		StartTimeout: hookStartTimeout,
 		Guard:        guardHook(spec, exe, o.NoGuard),
@@ -174,6 +184,12 @@ func hookTiming(ctx context.Context, repo state.Repo, o Options, before harness.
 		req.Budget = b
 	}
 	return harness.ChooseTiming(ctx, req)
+}
+
+// hookTableBudget says whether .vbd.toml at root sets [hook] budget.
+func hookTableBudget(root string) bool {
+	cfg, err := detect.LoadConfig(os.DirFS(root))
+	return err == nil && cfg != nil && cfg.Hook.Budget > 0
 }
 
 // Executable is the absolute path of the running vbd binary, so the

@@ -32,10 +32,13 @@ type hookCmd struct {
 // see (0, or 2 where exit 2 is the harness's channel).
 func (h *hookCmd) Run(ctx context.Context, g *Globals, kctx *kong.Context, e env) error {
 	o := h.options()
-	if w := hookWordsOf(kctx, nil); w.dirGiven {
+	w := hookWordsOf(kctx, nil)
+	if w.dirGiven {
 		// Without -C, the hook verifies the input's cwd, not vbd's own.
 		o.Dir = g.Dir
 	}
+	// Without --max-blocks, .vbd.toml's [hook] max_blocks wins.
+	o.MaxBlocksSet = w.maxBlocksGiven
 	if code := harness.Serve(ctx, o, hookEnv(e)); code != 0 {
 		return &exitcode.CodeError{Code: code}
 	}
@@ -153,6 +156,7 @@ func hookParseError(ctx context.Context, args []string, err error, e env) (code 
 // hookWords is what kong parsed of a hook command line before it stopped.
 type hookWords struct {
 	isHook, dirGiven bool
+	maxBlocksGiven   bool
 	word, dir        string   // the harness word and -C's value
 	target           *hookCmd // the hook's flags once kong applied them
 }
@@ -174,6 +178,8 @@ func hookWordsOf(kctx *kong.Context, args []string) (w hookWords) {
 				w.word = stringValue(kctx.Value(p))
 			case p.Flag != nil && p.Flag.Name == "directory":
 				w.dir, w.dirGiven = stringValue(kctx.Value(p)), true
+			case p.Flag != nil && p.Flag.Name == "max-blocks":
+				w.maxBlocksGiven = true
 			}
 		}
 		if w.isHook || args == nil {

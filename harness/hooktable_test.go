@@ -1,0 +1,70 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vbd-dev/vbd/detect"
+)
+
+func TestHookSettingsLoosened(t *testing.T) {
+	yes, no := true, false
+	n := func(i int) *int { return &i }
+	cases := []struct {
+		name          string
+		before, after detect.HookConfig
+		want          int
+	}{
+		{"unchanged", detect.HookConfig{}, detect.HookConfig{}, 0},
+		{"quick on", detect.HookConfig{Quick: &no}, detect.HookConfig{Quick: &yes}, 1},
+		{"quick off", detect.HookConfig{Quick: &yes}, detect.HookConfig{}, 0},
+		{"cap lowered", detect.HookConfig{}, detect.HookConfig{MaxBlocks: n(1)}, 1},
+		{"cap raised", detect.HookConfig{}, detect.HookConfig{MaxBlocks: n(9)}, 0},
+		{"cap off to on", detect.HookConfig{MaxBlocks: n(0)}, detect.HookConfig{MaxBlocks: n(50)}, 1},
+		{"cap turned off", detect.HookConfig{MaxBlocks: n(3)}, detect.HookConfig{MaxBlocks: n(0)}, 0},
+		{"budget cut", detect.HookConfig{}, detect.HookConfig{Budget: 1}, 0},
+		{"both", detect.HookConfig{}, detect.HookConfig{Quick: &yes, MaxBlocks: n(1)}, 2},
+	}
+	for _, c := range cases {
+		if got := HookSettingsLoosened(c.before, c.after); len(got) != c.want {
+			t.Errorf("%s: %q, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+func TestApplyHookTable(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(root, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(s string) {
+		if err := os.WriteFile(filepath.Join(root, detect.ConfigFile), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := specOf(Claude)
+	write("[hook]\nbudget = \"2m\"\nquick = true\nmax_blocks = 5\n")
+	g := &gate{dir: sub, budget: spec.DefaultBudget, opts: Options{MaxBlocks: DefaultMaxBlocks}}
+	g.applyHookTable(spec)
+	if g.budget.String() != "2m0s" || !g.opts.Quick || g.opts.MaxBlocks != 5 {
+		t.Errorf("table not applied: budget %s quick %v max %d", g.budget, g.opts.Quick, g.opts.MaxBlocks)
+	}
+	// Flags win.
+	g = &gate{dir: sub, budget: 30e9, opts: Options{Budget: 30e9, MaxBlocks: 0, MaxBlocksSet: true}}
+	g.applyHookTable(spec)
+	if g.budget != 30e9 || g.opts.MaxBlocks != 0 {
+		t.Errorf("flags overridden: budget %s max %d", g.budget, g.opts.MaxBlocks)
+	}
+	// A budget above the default timeout's room is held to it, and said.
+	write("[hook]\nbudget = \"1h\"\n")
+	g = &gate{dir: root, budget: spec.DefaultBudget}
+	g.applyHookTable(spec)
+	if g.budget != spec.DefaultBudget || len(g.notes) != 1 {
+		t.Errorf("budget %s, notes %q", g.budget, g.notes)
+	}
+}
