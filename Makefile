@@ -34,7 +34,7 @@ GOLANGCI         := $(GOBIN)/golangci-lint
 DEADCODE_VERSION ?= v0.52.0
 DEADCODE         := $(GOBIN)/deadcode
 
-.PHONY: all build test test-unit test-e2e test-tools lint lint-tool bench install deps clean
+.PHONY: all build test test-unit test-e2e test-tools lint lint-tool bench install deps deps-test clean
 
 all: build
 
@@ -54,9 +54,16 @@ VBD_TOOLS ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/vbd-tools
 deps:
 	@GOBIN="$(GOBIN)" VBD_TOOLS_DIR="$(VBD_TOOLS)" sh scripts/deps.sh
 
+# deps-test is what make test needs alone: Debian's packages (git, make,
+# pre-commit, node, npm, pytest). The Go and npm tools are make
+# test-tools' and make lint's, so a first `make test` beside `make lint`
+# does not compile golangci-lint too.
+deps-test:
+	@sh scripts/deps.sh test
+
 # --output-sync keeps each half's output together: the unit packages'
 # lines, then the scripts', in whichever order they finish.
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-unit test-e2e
 
 # Both halves run $(BIN): the scripts, and receipt's test of real receipts.
@@ -91,16 +98,11 @@ lint: lint-tool
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 # lint-tool installs the pinned golangci-lint and deadcode unless those
-# versions are there (go version -m reads the version a binary was built at).
+# versions are there (go version -m reads the version a binary was built
+# at), through scripts/gotool.sh's lock: make deps beside it builds each once.
 lint-tool:
-	@if ! $(GO) version -m "$(GOLANGCI)" 2>/dev/null | grep -q "mod.*golangci-lint/v2.*$(GOLANGCI_VERSION)"; then \
-		echo "installing golangci-lint $(GOLANGCI_VERSION) into $(GOBIN)"; \
-		$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION); \
-	fi
-	@if ! $(GO) version -m "$(DEADCODE)" 2>/dev/null | grep -q "mod.*golang.org/x/tools.*$(DEADCODE_VERSION)"; then \
-		echo "installing deadcode $(DEADCODE_VERSION) into $(GOBIN)"; \
-		$(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION); \
-	fi
+	@GOBIN="$(GOBIN)" sh scripts/gotool.sh golangci-lint github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION) github.com/golangci/golangci-lint/v2
+	@GOBIN="$(GOBIN)" sh scripts/gotool.sh deadcode golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION) golang.org/x/tools
 
 # bench measures vbd beside the references issues 15 and 27 name and writes
 # docs/benchmarks.md; it asserts nothing.

@@ -16,7 +16,15 @@
 #
 # It never fails the build: what it could not install it names, and a
 # test whose tool is still missing skips and says why.
+#
+# `deps.sh test` installs only what `make test` needs (Debian's packages):
+# the Go and npm tools are for `make test-tools` and `make lint`, and on a
+# fresh machine compiling golangci-lint inside `make test` while `make
+# lint` compiled it too (vbd runs both at once) cost both their budget.
+# Each go install takes a lock (scripts/gotool.sh), so two at once build a
+# tool once.
 set -u
+only=${1:-all}
 
 golangci_version=v2.15.0 # the Makefile's GOLANGCI_VERSION
 task_version=v3.54.0
@@ -59,6 +67,11 @@ if [ -n "$missing" ]; then
 	fi
 fi
 
+if [ "$only" = test ]; then
+	[ -z "$failed" ] || say "could not install:$failed; the tests that need them will skip (install them to run those tests)"
+	exit 0
+fi
+
 # --- Go tools, with go install at pinned versions ------------------------
 # go version -m reads the module version a binary was built from; it
 # costs a go process, so what it confirmed is remembered in a stamp in the
@@ -73,13 +86,10 @@ gotool() { # gotool BINARY MODULE/PATH@VERSION MODULE
 		# -nt is in dash, bash and busybox sh, if not in POSIX.
 		# shellcheck disable=SC3013
 		[ "$have" = "$2 $b" ] && [ -x "$b" ] && ! [ "$b" -nt "$st" ] && return
-		if ! go version -m "$b" 2>/dev/null | grep -q "^[[:space:]]*mod[[:space:]]*$3[[:space:]]*${2##*@}[[:space:]]"; then
-			say "installing $1 ${2##*@} into $gobin (go install)"
-			GOBIN=$gobin GOFLAGS=-buildvcs=false go install "$2" >/dev/null 2>&1 || {
-				failed="$failed $1"
-				return
-			}
-		fi
+		GOBIN=$gobin sh "$(dirname "$0")/gotool.sh" "$1" "$2" "$3" >/dev/null 2>&1 || {
+			failed="$failed $1"
+			return
+		}
 		mkdir -p "$tools" && echo "$2 $b" >"$st"
 		return
 	fi

@@ -1,0 +1,31 @@
+#!/bin/sh
+# gotool.sh BINARY MODULE/PATH@VERSION MODULE: go install a pinned tool into
+# $GOBIN (else GOPATH/bin) unless that version is there, under a lock, so
+# two callers at once (`make lint` beside `make test-tools`, which vbd runs
+# side by side) compile it once: the second waits, then finds it built.
+# The Makefile's lint-tool and scripts/deps.sh both install through here.
+set -eu
+bin=$1 pkg=$2 mod=$3 version=${2##*@}
+gobin=${GOBIN:-$(go env GOPATH)/bin}
+b=$gobin/$bin
+have() { go version -m "$b" 2>/dev/null | grep -q "^[[:space:]]*mod[[:space:]]*${mod}[[:space:]]*${version}[[:space:]]"; }
+have && exit 0
+mkdir -p "$gobin"
+lock=$gobin/.$bin.install-lock
+install() {
+	# Checked again under the lock: the caller before us may have built it.
+	have && return 0
+	echo "installing $bin $version into $gobin (go install; first run only: compiling it takes minutes, the checks have not started yet)" >&2
+	GOBIN=$gobin GOFLAGS=-buildvcs=false go install "$pkg"
+}
+if command -v flock >/dev/null 2>&1; then
+	# The lock is released when this shell exits, whatever ends it.
+	exec 9>"$lock"
+	if ! flock -n 9; then
+		echo "waiting for another install of $bin $version to finish" >&2
+		flock 9
+	fi
+	install
+else
+	install
+fi
