@@ -87,10 +87,19 @@ func takeStamp(ctx context.Context, v *Verification, tree *state.Tree) receipt.S
 	return receipt.TakeOf(ctx, tree, v.Plan, config, Version(), v.Request.Environ)
 }
 
+// stampedVersion is the release's version, set by the linker (-X) and
+// never by code: the one package variable the linker needs.
+var stampedVersion string
+
 // Version is vbd's version as receipts and fingerprints record it: the
 // module version when built with go install, else "devel" with the VCS
-// revision if known.
+// revision if known. A release build stamps it (scripts/release.sh:
+// -ldflags -X github.com/vbd-dev/vbd/gate.stampedVersion=vX.Y.Z), so the
+// archive's name and `vbd version` agree.
 func Version() string {
+	if stampedVersion != "" {
+		return stampedVersion
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "devel"
