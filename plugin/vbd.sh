@@ -5,7 +5,10 @@
 # per platform), else on PATH, and runs it with the hook's arguments and
 # stdin. It never downloads anything. Where there is no vbd it answers the
 # hook itself, in the harness's protocol, with the command that installs
-# vbd: a stop is blocked (never let through unverified and unsaid), a
+# vbd: a stop is blocked (never let through unverified and unsaid), three
+# times in a row per session, as vbd's own cap does (Codex and Gemini CLI
+# have no cap of their own: measured, they loop for as long as the hook
+# blocks), then let through with the message that it is NOT verified; a
 # session start and a pre-tool call are let through with the message
 # shown, since without vbd there is no gate for the guard to protect and
 # the stop gate blocks anyway.
@@ -44,11 +47,29 @@ case "$1 ${2:-}" in
 "guard gemini") printf '{"decision":"allow","systemMessage":"%s"}\n' "$note" ;;
 "guard codex") ;; # stderr only: exit 0 with no output lets the call run
 "guard "*) printf '{"systemMessage":"%s","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}\n' "$note" ;;
-"hook gemini") printf '{"decision":"deny","reason":"%s"}\n' "$msg" ;;
-"hook copilot") printf '{"decision":"block","reason":"%s"}\n' "$msg" ;;
 "hook "*)
 	case $input in
-	*'"SessionStart"'* | *'"sessionStart"'*) printf '{"systemMessage":"%s"}\n' "$note" ;;
+	*'"SessionStart"'* | *'"sessionStart"'*)
+		printf '{"systemMessage":"%s"}\n' "$note"
+		exit 0
+		;;
+	esac
+	# The cap: consecutive blocks of this session, counted in a file.
+	sid=$(printf '%s' "$input" | tr -d '\n' | sed -n 's/.*"session_\{0,1\}[iI]d" *: *"\([A-Za-z0-9._-]*\)".*/\1/p')
+	state=${XDG_STATE_HOME:-${HOME:-/tmp}/.local/state}/vbd
+	count=0
+	if [ -n "$sid" ] && mkdir -p "$state" 2>/dev/null; then
+		f=$state/plugin-missing-$sid
+		[ -f "$f" ] && read -r count <"$f"
+		if [ "$count" -ge 3 ]; then
+			rm -f "$f"
+			printf '{"systemMessage":"vbd let this stop through after 3 blocks, but it is NOT verified: %s"}\n' "$note"
+			exit 0
+		fi
+		echo $((count + 1)) >"$f"
+	fi
+	case $2 in
+	gemini) printf '{"decision":"deny","reason":"%s"}\n' "$msg" ;;
 	*) printf '{"decision":"block","reason":"%s"}\n' "$msg" ;;
 	esac
 	;;

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vbd-dev/vbd/harness"
 	"github.com/vbd-dev/vbd/internal/gittest"
 )
 
@@ -24,7 +27,8 @@ import (
 // repository: the model is sent the failure, and the agent stops once,
 // then after each block until vbd's cap (issue 23 §1). "missing" is the
 // same plugin without a binary and without vbd on PATH: the hook blocks,
-// saying how to install vbd.
+// saying how to install vbd, three times (the launcher's cap: without it
+// Codex looped 2320 times in 4 minutes, Gemini CLI until its turn limit).
 func TestRealClientsPlugin(t *testing.T) {
 	bins := clientsBinDir(t)
 	vbd := buildVbd(t)
@@ -44,17 +48,12 @@ func TestRealClientsPlugin(t *testing.T) {
 			})
 			t.Run("missing", func(t *testing.T) {
 				r, res := runPluginClient(t, c, bins, "", wire, false)
-				stops := assertStops(t, c, r, res, pluginMissingStops[c.harness])
+				stops := assertStops(t, c, r, res, wantStops)
 				assertNextCarries(t, r, stops, "vbd is not installed")
 			})
 		})
 	}
 }
-
-// pluginMissingStops: without vbd there is no vbd cap; the client's own
-// cap ends the loop (Claude Code honours 8 blocks, measured), or its
-// single stop retry.
-var pluginMissingStops = map[string]int{"claude": 9, "codex": wantStops, "gemini": wantStops}
 
 // pluginInstallers install the plugin at dir into the client's home.
 var pluginInstallers = map[string]func(t *testing.T, r *clientRun, dir string){
@@ -65,7 +64,10 @@ var pluginInstallers = map[string]func(t *testing.T, r *clientRun, dir string){
 	},
 	"codex": func(t *testing.T, r *clientRun, dir string) {
 		codex := filepath.Join(r.bins, "codex")
-		env := []string{"CODEX_HOME=" + filepath.Join(r.home, ".codex")}
+		codexHome := filepath.Join(r.home, ".codex")
+		// The fake model's provider first; codex plugin adds its lines.
+		writeFile(t, filepath.Join(codexHome, "config.toml"), codexConfig(r, ""))
+		env := []string{"CODEX_HOME=" + codexHome}
 		mustRun(t, r.command(env, codex, "plugin", "marketplace", "add", dir))
 		mustRun(t, r.command(env, codex, "plugin", "add", "vbd@vbd"))
 	},
@@ -116,7 +118,14 @@ func runPluginClient(t *testing.T, c realClient, bins, vbd string, wire func(*te
 	g.Write(".vbd.toml", "[hook]\nbudget = \"20s\"\n")
 	g.Commit("hook budget")
 	wire(t, r, dir)
-	args, env := c.setup(t, r)
+	setup := c.setup
+	if c.harness == "codex" {
+		setup = setupCodexPlugin
+	}
+	args, env := setup(t, r)
+	if !withBinary {
+		env = append(env, "VBD_PLUGIN_NO_PATH=1") // a vbd elsewhere on PATH must not answer
+	}
 	cmd := r.command(env, filepath.Join(bins, c.bin), args...)
 	res := r.run(t, cmd)
 	t.Logf("%s plugin (binary %v): %s, exit %v; %d model requests, %d turns", c.harness, withBinary, res.took.Round(time.Millisecond), res.err, len(r.model.All()), len(r.model.Turns()))
@@ -142,4 +151,51 @@ func copyPlugin(t *testing.T, dir string) {
 		}
 		writeFile(t, filepath.Join(dir, f), string(data))
 	}
+}
+
+// setupCodexPlugin trusts the plugin's hooks by the hashes `codex
+// app-server` lists, as the /hooks screen records them (setupCodex does
+// the same for vbd install's hooks, which it finds by their command).
+func setupCodexPlugin(t *testing.T, r *clientRun) ([]string, []string) {
+	codexHome := filepath.Join(r.home, ".codex")
+	env := []string{"CODEX_HOME=" + codexHome, "FAKE_OPENAI_KEY=sk-fake"}
+	codex := filepath.Join(r.bins, "codex")
+	list, err := harness.ListCodexHooks(context.Background(), codex, r.repo, r.command(env, codex).Env)
+	if err != nil {
+		t.Fatalf("codex app-server hooks/list: %v", err)
+	}
+	cfgPath := filepath.Join(codexHome, "config.toml")
+	cfg, err := os.ReadFile(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.Write(cfg)
+	n := 0
+	for _, h := range list.Hooks {
+		if strings.Contains(h.Command, "plugin/vbd.sh") {
+			// A plugin's hook has two hashes, "<hook>/<plugin content>":
+			// trusted_hash and trusted_content_hash.
+			hook, content, _ := strings.Cut(h.CurrentHash, "/")
+			fmt.Fprintf(&b, "\n[hooks.state.%q]\ntrusted_hash = %q\n", h.Key, hook)
+			if content != "" {
+				fmt.Fprintf(&b, "trusted_content_hash = %q\n", content)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatalf("codex app-server lists none of the plugin's hooks: %+v", list)
+	}
+	writeFile(t, cfgPath, b.String())
+	after, err := harness.ListCodexHooks(context.Background(), codex, r.repo, r.command(env, codex).Env)
+	if err != nil {
+		t.Fatalf("codex app-server hooks/list: %v", err)
+	}
+	for _, h := range after.Hooks {
+		if strings.Contains(h.Command, "plugin/vbd.sh") && (h.TrustStatus != "trusted" || !h.Enabled) {
+			t.Fatalf("the plugin's hook is not trusted after trusting its hash: %+v", h)
+		}
+	}
+	return []string{"exec", "--json", prompt}, env
 }
