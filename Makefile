@@ -34,7 +34,7 @@ GOLANGCI         := $(GOBIN)/golangci-lint
 DEADCODE_VERSION ?= v0.52.0
 DEADCODE         := $(GOBIN)/deadcode
 
-.PHONY: all build test test-unit test-e2e test-tools lint lint-tool bench install deps deps-test clean
+.PHONY: all build test test-unit test-e2e test-tools test-packaging release lint lint-tool bench install deps deps-test clean
 
 all: build
 
@@ -88,6 +88,19 @@ test-tools: deps build
 	status=$$?; cat "$$log"; \
 	if [ $$status -ne 0 ]; then echo; echo "=== the failing scripts' last lines:"; grep -B40 'FAIL: testdata/' "$$log"; fi; \
 	rm -f "$$log"; exit $$status
+
+# release builds the release into dist/ (scripts/release.sh): archives for
+# linux and darwin x amd64 and arm64, the plugin archive with every
+# binary, the npm packages, checksums.txt and the Homebrew formula.
+# VERSION=vX.Y.Z for a tag; without it, a snapshot version.
+release:
+	@sh scripts/release.sh $(VERSION)
+
+# test-packaging builds every channel from local artifacts and installs
+# it offline (scripts/test-packaging.sh; four cross builds, so not in make
+# test; .ci/run runs it).
+test-packaging:
+	@sh scripts/test-packaging.sh
 
 lint: lint-tool
 	$(GOLANGCI) run $(PKGS)

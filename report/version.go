@@ -7,6 +7,11 @@ import (
 	"strings"
 )
 
+// stampedCommit is the release's commit, set by the linker (-X, by
+// scripts/release.sh), ahead of go's own VCS stamp, which a build from a
+// worktree or with -buildvcs=false lacks.
+var stampedCommit string
+
 // VersionText is what `vbd version` prints: the version, the commit it was
 // built from and the Go that built it, so a bug report says exactly which
 // vbd ran. v is gate.Version(), the one receipts record, so that `vbd
@@ -20,7 +25,9 @@ func VersionText(v string, info *debug.BuildInfo, ok bool) string {
 		settings[s.Key] = s.Value
 	}
 	commit := "unknown (built without VCS information)"
-	if rev := settings["vcs.revision"]; rev != "" {
+	if stampedCommit != "" {
+		commit = stampedCommit
+	} else if rev := settings["vcs.revision"]; rev != "" {
 		commit = rev
 		if settings["vcs.modified"] == "true" {
 			commit += " (modified)"

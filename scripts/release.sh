@@ -1,17 +1,20 @@
 #!/bin/sh
 # release.sh [VERSION]: vbd's release archives, built with go alone (what
-# goreleaser would make, without compiling goreleaser): for linux, darwin
-# and windows x amd64 and arm64, in dist/:
-#   vbd_<V>_<os>_<arch>.tar.gz (windows: .zip), each holding vbd and README.md;
+# goreleaser would make, without compiling goreleaser): for linux and
+# darwin x amd64 and arm64, in dist/:
+#   vbd_<V>_<os>_<arch>.tar.gz, each holding vbd and README.md;
 #   vbd-plugin_<V>.tar.gz, the plugin (Claude Code, Codex, Gemini CLI,
 #     Open Plugins) with plugin/bin/<os>-<arch>/vbd for every platform;
 #   checksums.txt (sha256 of every archive, as `sha256sum -c` reads it);
 #   vbd.rb, the Homebrew formula for the archives' release URLs;
 #   npm/*.tgz, the npm packages (scripts/npm-pack.sh).
+# Windows is not among them: vbd does not build there (the runner's process
+# groups, signals and subreaper are POSIX); the windows branches below
+# (.exe, .zip) are ready for the day it does (VBD_PLATFORMS=windows/amd64).
 # VERSION is vX.Y.Z (a tag); without it, the snapshot version
 # v0.0.0-SNAPSHOT-<commit>. Each binary is stamped with it
-# (gate.stampedVersion) and with its commit (go's VCS stamp), so `vbd
-# version` says what the archive's name says.
+# (gate.stampedVersion) and with its commit (report.stampedCommit), so
+# `vbd version` says what the archive's name says.
 set -eu
 cd "$(dirname "$0")/.."
 commit=$(git rev-parse HEAD)
@@ -19,7 +22,7 @@ version=${1:-v0.0.0-SNAPSHOT-$(git rev-parse --short=12 HEAD)}
 case $version in v*) ;; *) echo "release.sh: VERSION must start with v (vX.Y.Z), got $version" >&2; exit 2 ;; esac
 v=${version#v}
 dist=${DIST:-dist}
-platforms=${VBD_PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64"}
+platforms=${VBD_PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64"}
 repo_url=https://github.com/vbd-dev/vbd
 rm -rf "$dist" && mkdir -p "$dist/build"
 
@@ -31,7 +34,7 @@ for p in $platforms; do
 	mkdir -p "$out"
 	echo "release: $name" >&2
 	CGO_ENABLED=0 GOOS=$os GOARCH=$arch GOFLAGS=-buildvcs=true go build -trimpath \
-		-ldflags "-s -w -X github.com/vbd-dev/vbd/gate.stampedVersion=$version" -o "$out/$exe" ./cmd/vbd
+		-ldflags "-s -w -X github.com/vbd-dev/vbd/gate.stampedVersion=$version -X github.com/vbd-dev/vbd/report.stampedCommit=$commit" -o "$out/$exe" ./cmd/vbd
 	cp README.md "$out/"
 	if [ "$os" = windows ]; then
 		(cd "$dist/build" && zip -qr "../$name.zip" "$name")
@@ -54,7 +57,7 @@ tar -C "$dist/build" -czf "$dist/vbd-plugin_$v.tar.gz" "vbd-plugin_$v"
 # The npm packages, from the same binaries.
 sh scripts/npm-pack.sh "$dist" "$version" >&2
 
-(cd "$dist" && sha256sum -- *.tar.gz *.zip npm/*.tgz >checksums.txt)
+(cd "$dist" && find . -maxdepth 2 \( -name '*.tar.gz' -o -name '*.zip' -o -name '*.tgz' \) | sed 's|^\./||' | sort | xargs sha256sum -- >checksums.txt)
 
 # The Homebrew formula: one URL and checksum per platform brew runs on.
 sum() { awk -v f="$1" '$2 == f { print $1 }' "$dist/checksums.txt"; }
@@ -98,4 +101,4 @@ class Vbd < Formula
 end
 RB
 rm -rf "$dist/build"
-echo "release: $version in $dist: $(cd "$dist" && echo *.tar.gz *.zip) checksums.txt vbd.rb npm/" >&2
+echo "release: $version in $dist: $(cd "$dist" && find . -maxdepth 1 -name 'vbd*.*' | sed 's|^\./||' | sort | tr '\n' ' ')checksums.txt vbd.rb npm/" >&2
