@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vbd-dev/vbd/harness"
 	"github.com/vbd-dev/vbd/internal/gittest"
@@ -126,17 +125,11 @@ func runPluginClient(t *testing.T, c realClient, bins, vbd string, wire func(*te
 	if !withBinary {
 		env = append(env, "VBD_PLUGIN_NO_PATH=1") // a vbd elsewhere on PATH must not answer
 	}
-	cmd := r.command(env, filepath.Join(bins, c.bin), args...)
-	res := r.run(t, cmd)
-	t.Logf("%s plugin (binary %v): %s, exit %v; %d model requests, %d turns", c.harness, withBinary, res.took.Round(time.Millisecond), res.err, len(r.model.All()), len(r.model.Turns()))
-	if len(res.leftover) > 0 {
-		t.Errorf("processes outlived the %s run:\n%s", c.harness, strings.Join(res.leftover, "\n"))
+	name := "plugin"
+	if !withBinary {
+		name = "plugin-missing"
 	}
-	if t.Failed() {
-		t.Logf("stdout:\n%s\nstderr:\n%s", trimFor(res.stdout, 4000), trimFor(res.stderr, 4000))
-	}
-	dumpRun(t, c.harness+"-plugin", r, res)
-	return r, res
+	return r, runSetUp(t, c, r, name, args, env)
 }
 
 // copyPlugin copies the plugin's tracked files (what a marketplace clone

@@ -175,17 +175,24 @@ func runClient(t *testing.T, c realClient, bins, vbd, fixture string, editFirst 
 		t.Fatalf("vbd install %s: %v\n%s", c.harness, err, out)
 	}
 	args, env := c.setup(t, r)
-	cmd := r.command(env, filepath.Join(bins, c.bin), args...)
+	return r, runSetUp(t, c, r, fixture, args, env)
+}
+
+// runSetUp runs the client once in a fixture already wired and set up,
+// and checks that no process outlived it.
+func runSetUp(t *testing.T, c realClient, r *clientRun, name string, args, env []string) clientResult {
+	t.Helper()
+	cmd := r.command(env, filepath.Join(r.bins, c.bin), args...)
 	res := r.run(t, cmd)
-	t.Logf("%s %s: %s, exit %v; %d model requests, %d turns", c.harness, fixture, res.took.Round(time.Millisecond), res.err, len(r.model.All()), len(r.model.Turns()))
+	t.Logf("%s %s: %s, exit %v; %d model requests, %d turns", c.harness, name, res.took.Round(time.Millisecond), res.err, len(r.model.All()), len(r.model.Turns()))
 	if len(res.leftover) > 0 {
 		t.Errorf("processes outlived the %s run:\n%s", c.harness, strings.Join(res.leftover, "\n"))
 	}
 	if t.Failed() {
 		t.Logf("stdout:\n%s\nstderr:\n%s", trimFor(res.stdout, 4000), trimFor(res.stderr, 4000))
 	}
-	dumpRun(t, c.harness+"-"+fixture, r, res)
-	return r, res
+	dumpRun(t, c.harness+"-"+name, r, res)
+	return res
 }
 
 // dumpRun keeps a run's output and every model request under
