@@ -33,9 +33,15 @@ func InspectCommand(cmd, exe string) Command {
 	if len(words) == 0 {
 		return c
 	}
+	if len(words) > 1 && words[0] == "sh" && filepath.Base(words[1]) == "vbd.sh" && filepath.Base(filepath.Dir(words[1])) == "plugin" {
+		// vbd's plugin launcher (plugin/vbd.sh), which every plugin hook
+		// runs: `sh "${CLAUDE_PLUGIN_ROOT}/plugin/vbd.sh" hook codex`.
+		words = words[1:]
+		c.Program, c.Vbd = words[0], true
+	}
 	c.Program = words[0]
 	base := filepath.Base(c.Program)
-	c.Vbd = base == "vbd" || base == "vbd.exe" || (exe != "" && (c.Program == exe || base == filepath.Base(exe) && filepath.IsAbs(c.Program)))
+	c.Vbd = c.Vbd || base == "vbd" || base == "vbd.exe" || (exe != "" && (c.Program == exe || base == filepath.Base(exe) && filepath.IsAbs(c.Program)))
 	if q := detect.Quote(exe) + " hook "; !c.Vbd && exe != "" && strings.Contains(cmd, q) {
 		// e.g. `cd sub && /abs/vbd hook claude`: read from the binary on.
 		c.Vbd = true

@@ -274,6 +274,9 @@ func TestInspectCommand(t *testing.T) {
 		{`"/opt/a\b/vbd" hook claude`, Command{Program: `/opt/a\b/vbd`, Vbd: true, Hook: true, Harness: "claude"}},
 		{"vbd hook claude 'unterminated", Command{}},
 		{"./vbd-wrapper.sh", Command{Program: "./vbd-wrapper.sh"}},
+		// The plugin's launcher (plugin/vbd.sh), as Codex expands it.
+		{`sh "/h/.codex/plugins/cache/vbd/vbd/0.1.0/plugin/vbd.sh" hook codex`, Command{Program: "/h/.codex/plugins/cache/vbd/vbd/0.1.0/plugin/vbd.sh", Vbd: true, Hook: true, Harness: "codex"}},
+		{"sh ./other/vbd.sh hook codex", Command{Program: "sh"}},
 		{"", Command{}},
 	} {
 		if got := InspectCommand(tc.cmd, testExe); got != tc.want {

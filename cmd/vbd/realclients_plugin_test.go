@@ -146,16 +146,23 @@ func copyPlugin(t *testing.T, dir string) {
 	}
 }
 
-// setupCodexPlugin trusts the plugin's hooks by the hashes `codex
-// app-server` lists, as the /hooks screen records them (setupCodex does
-// the same for vbd install's hooks, which it finds by their command).
+// setupCodexPlugin trusts the plugin's Stop hooks by the hashes `codex
+// app-server` lists (harness.CodexTrust, which knows the launcher's
+// command for vbd's), as the /hooks screen records them. A plugin's hook
+// has two hashes, "<hook>/<plugin content>": trusted_hash and
+// trusted_content_hash.
 func setupCodexPlugin(t *testing.T, r *clientRun) ([]string, []string) {
 	codexHome := filepath.Join(r.home, ".codex")
 	env := []string{"CODEX_HOME=" + codexHome, "FAKE_OPENAI_KEY=sk-fake"}
 	codex := filepath.Join(r.bins, "codex")
-	list, err := harness.ListCodexHooks(context.Background(), codex, r.repo, r.command(env, codex).Env)
-	if err != nil {
-		t.Fatalf("codex app-server hooks/list: %v", err)
+	srvEnv := r.command(env, codex).Env
+	trust := func() harness.Trust {
+		return harness.CodexTrust(context.Background(), harness.TrustOptions{Root: r.repo, Home: r.home, Codex: codex, CodexEnv: srvEnv,
+			Getenv: envGetter(srvEnv)})
+	}
+	before := trust()
+	if before.State != harness.Untrusted || len(before.Hooks) == 0 {
+		t.Fatalf("codex app-server before trusting the plugin's hook: %v (%s), %d vbd hooks; want NOT trusted with its Stop hook listed", before.State, before.Message, len(before.Hooks))
 	}
 	cfgPath := filepath.Join(codexHome, "config.toml")
 	cfg, err := os.ReadFile(cfgPath)
@@ -164,31 +171,16 @@ func setupCodexPlugin(t *testing.T, r *clientRun) ([]string, []string) {
 	}
 	var b strings.Builder
 	b.Write(cfg)
-	n := 0
-	for _, h := range list.Hooks {
-		if strings.Contains(h.Command, "plugin/vbd.sh") {
-			// A plugin's hook has two hashes, "<hook>/<plugin content>":
-			// trusted_hash and trusted_content_hash.
-			hook, content, _ := strings.Cut(h.CurrentHash, "/")
-			fmt.Fprintf(&b, "\n[hooks.state.%q]\ntrusted_hash = %q\n", h.Key, hook)
-			if content != "" {
-				fmt.Fprintf(&b, "trusted_content_hash = %q\n", content)
-			}
-			n++
+	for _, h := range before.Hooks {
+		hook, content, _ := strings.Cut(h.CurrentHash, "/")
+		fmt.Fprintf(&b, "\n[hooks.state.%q]\ntrusted_hash = %q\n", h.Key, hook)
+		if content != "" {
+			fmt.Fprintf(&b, "trusted_content_hash = %q\n", content)
 		}
-	}
-	if n == 0 {
-		t.Fatalf("codex app-server lists none of the plugin's hooks: %+v", list)
 	}
 	writeFile(t, cfgPath, b.String())
-	after, err := harness.ListCodexHooks(context.Background(), codex, r.repo, r.command(env, codex).Env)
-	if err != nil {
-		t.Fatalf("codex app-server hooks/list: %v", err)
-	}
-	for _, h := range after.Hooks {
-		if strings.Contains(h.Command, "plugin/vbd.sh") && (h.TrustStatus != "trusted" || !h.Enabled) {
-			t.Fatalf("the plugin's hook is not trusted after trusting its hash: %+v", h)
-		}
+	if after := trust(); after.State != harness.Trusted {
+		t.Fatalf("codex app-server after trusting the plugin's hook: %v (%s); want trusted", after.State, after.Message)
 	}
 	return []string{"exec", "--json", prompt}, env
 }
