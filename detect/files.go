@@ -107,8 +107,9 @@ type tree struct {
 	// goFiles counts .go files per directory the go command would build,
 	// and testFiles the _test.go files among them.
 	goFiles, testFiles map[string]int
-	// testPaths are those _test.go files, read for a forged TestMain.
-	testPaths []string
+	// goPaths are those .go files (tests and not), read for code that
+	// forges its test results (forged.go).
+	goPaths []string
 	// cut lists directories (walk) or marker files (Files) beyond maxDepth.
 	cut []string
 	// warnings are unreadable directories.
@@ -157,9 +158,9 @@ func (t *tree) add(p string) {
 	}
 	if isGo && !strings.HasPrefix(base, ".") && !strings.HasPrefix(base, "_") && t.goVisible(dir) {
 		t.goFiles[dir]++
+		t.goPaths = append(t.goPaths, p)
 		if strings.HasSuffix(base, "_test.go") {
 			t.testFiles[dir]++
-			t.testPaths = append(t.testPaths, p)
 		}
 	}
 	if !isMarker || !markerVisible(dir) {

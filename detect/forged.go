@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -126,6 +127,177 @@ func forgedTestMain(data []byte) bool {
 	return false
 }
 
+// Markers of a file that may forge, for a byte search far cheaper than a
+// parse: code that runs before the tests (an init, TestMain, a var's
+// closure call) and that ends the binary (a forgery that lets the tests
+// run after it is answered by their real results).
+var (
+	runsFirst = [][]byte{testMainMarker, []byte("func init("), []byte("}()")}
+	endsEarly = [][]byte{[]byte("Exit("), []byte("Goexit(")}
+)
+
+func containsAny(data []byte, marks [][]byte) bool {
+	return slices.ContainsFunc(marks, func(m []byte) bool { return bytes.Contains(data, m) })
+}
+
+// forgedGo is the reason (a format with one %s, the file) why one Go file
+// of a package go test builds forges its test binary's results, or "":
+//
+//   - a test file's TestMain that never calls m.Run (forgedTestMain);
+//   - code that runs before the tests (an init, a package-level var's
+//     closure) or a TestMain, with what it calls in the same file, that
+//     ends the binary: os.Exit or syscall.Exit with anything but a nonzero
+//     constant (a nonzero exit fails go test anyway), or runtime.Goexit;
+//   - such code that prints (fmt, log, os.Stdout, print) in a file holding
+//     a string literal shaped like a runner's result (--- PASS, === RUN,
+//     ok  <tab>, a PASS line, a test2json pass event), which go test and
+//     test2json would read as the real one.
+//
+// Only code that runs in the test binary before or instead of the tests
+// is read, so a parser of go test's output, or a test of one, is not
+// forged. A file that does not parse is go test's to report.
+func forgedGo(data []byte, isTest bool) string {
+	if isTest && forgedTestMain(data) {
+		return "TestMain in %s never calls m.Run: that package's tests never run, and what it prints is not evidence"
+	}
+	if !containsAny(data, endsEarly) || !containsAny(data, runsFirst) {
+		return ""
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "", data, parser.SkipObjectResolution)
+	if err != nil {
+		return ""
+	}
+	funcs := map[string]*ast.FuncDecl{}
+	// A TestMain that calls m.Run ends with os.Exit(m.Run()): only an
+	// init's or a var's exit counts.
+	type root struct {
+		n     ast.Node
+		exits bool
+	}
+	var roots []root
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Body == nil {
+				continue
+			}
+			if d.Recv == nil {
+				funcs[d.Name.Name] = d
+			}
+			if d.Recv == nil && (d.Name.Name == "init" || isTest && d.Name.Name == "TestMain") {
+				roots = append(roots, root{d.Body, d.Name.Name == "init"})
+			}
+		case *ast.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range d.Specs {
+				for _, v := range sp.(*ast.ValueSpec).Values {
+					// Only a call runs at init: var exit = func(c int)
+					// { os.Exit(c) } is a hook, not an exit.
+					if _, ok := v.(*ast.CallExpr); ok {
+						roots = append(roots, root{v, true})
+					}
+				}
+			}
+		}
+	}
+	exits, prints := false, false
+	seen := map[string]bool{}
+	countExit := false
+	var visit func(n ast.Node)
+	visit = func(n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			switch fn := call.Fun.(type) {
+			case *ast.Ident:
+				switch {
+				case fn.Name == "print" || fn.Name == "println":
+					prints = true
+				case funcs[fn.Name] != nil && !seen[fn.Name]:
+					seen[fn.Name] = true
+					visit(funcs[fn.Name].Body)
+				}
+			case *ast.SelectorExpr:
+				pkg := ""
+				if id, ok := fn.X.(*ast.Ident); ok {
+					pkg = id.Name
+				}
+				name := fn.Sel.Name
+				switch {
+				case (pkg == "os" || pkg == "syscall") && name == "Exit":
+					exits = exits || countExit && !nonzeroConst(call.Args)
+				case pkg == "runtime" && name == "Goexit":
+					exits = exits || countExit
+				case pkg == "fmt" && strings.HasPrefix(name, "Fprint"), pkg == "io" && name == "WriteString",
+					strings.HasPrefix(name, "Write") || strings.HasPrefix(name, "Print"):
+					prints = true // fmt.Print*, log.Print*, os.Stdout.Write, a writer's
+				}
+				if sel, ok := fn.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Stdout" {
+					prints = true
+				}
+			}
+			return true
+		})
+	}
+	for _, r := range roots {
+		countExit = r.exits
+		clear(seen)
+		visit(r.n)
+	}
+	if exits {
+		return "%s ends the test binary before its tests run (os.Exit, syscall.Exit or runtime.Goexit from init): what it prints is not evidence"
+	}
+	if prints && hasRunnerLiteral(f) {
+		return "%s prints text shaped like go test's results from init or TestMain: what it prints is not evidence"
+	}
+	return ""
+}
+
+// nonzeroConst reports whether an exit's argument is an integer literal
+// other than 0.
+func nonzeroConst(args []ast.Expr) bool {
+	if len(args) != 1 {
+		return false
+	}
+	lit, ok := args[0].(*ast.BasicLit)
+	return ok && lit.Kind == token.INT && strings.Trim(lit.Value, "0_xXoObB") != ""
+}
+
+// runnerShapes are texts of go test's and test2json's results.
+var runnerShapes = []string{"--- PASS", "--- FAIL", "--- SKIP", "=== RUN", "ok  \t", "\"Action\":\"pass\"", "\"Action\": \"pass\""}
+
+// hasRunnerLiteral reports whether a string literal of f holds a runner's
+// result: one of runnerShapes, or a line that is only PASS.
+func hasRunnerLiteral(f *ast.File) bool {
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if found || !ok || lit.Kind != token.STRING {
+			return !found
+		}
+		v, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		for _, s := range runnerShapes {
+			if strings.Contains(v, s) {
+				found = true
+			}
+		}
+		for line := range strings.SplitSeq(v, "\n") {
+			if strings.TrimSpace(line) == "PASS" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // callsRun reports whether body calls m.Run anywhere, or hands m to
 // another function (a helper that runs the tests: the call is then out of
 // sight, and vbd does not guess).
@@ -163,13 +335,13 @@ func callsRun(body *ast.BlockStmt, m string) bool {
 // them later, only when the checks are about to run: a reused run or
 // `vbd list` reads none (about 17 µs a file, 85 ms for 5,000).
 func (d *detector) markForgedScope() {
-	if len(d.tree.testPaths) == 0 {
+	if len(d.tree.testFiles) == 0 {
 		return
 	}
 	// In path order, however the tree was scanned (tracked files first,
 	// then untracked ones, or one walk); each file's directory and module
 	// found once, not once per check.
-	paths := slices.Sorted(slices.Values(d.tree.testPaths))
+	paths := slices.Sorted(slices.Values(d.tree.goPaths))
 	type testFile struct{ path, dir, module string }
 	var files []testFile
 	for _, e := range d.entries {
@@ -204,12 +376,13 @@ func (d *detector) markForgedScope() {
 	}
 }
 
-// MarkForged reads the Go test files of the plan's runnable test checks
-// (fsys is the repository, as for Detect) and sets Forged on each check
-// that runs a TestMain that never calls m.Run, naming the file. Each file
+// MarkForged reads the Go files of the plan's runnable test checks (fsys
+// is the repository, as for Detect) and sets Forged on each check whose
+// test binary runs code that forges its results (forgedGo), naming the
+// file. Each file
 // is read once; one that cannot be read is go test's to report.
 func (p Plan) MarkForged(fsys fs.FS) {
-	forged := map[string]bool{}
+	forged := map[string]string{}
 	for i := range p.Checks {
 		c := &p.Checks[i]
 		if !c.Runs() || c.Forged != "" {
@@ -218,12 +391,14 @@ func (p Plan) MarkForged(fsys fs.FS) {
 		for _, f := range c.goTestFiles {
 			is, seen := forged[f]
 			if !seen {
-				data, err := fs.ReadFile(fsys, f)
-				is = err == nil && forgedTestMain(data)
+				is = ""
+				if data, err := fs.ReadFile(fsys, f); err == nil {
+					is = forgedGo(data, strings.HasSuffix(f, "_test.go"))
+				}
 				forged[f] = is
 			}
-			if is {
-				c.Forged = fmt.Sprintf("TestMain in %s never calls m.Run: that package's tests never run, and what it prints is not evidence", f)
+			if is != "" {
+				c.Forged = fmt.Sprintf(is, f)
 				break
 			}
 		}

@@ -194,3 +194,35 @@ func FuzzAppendPrints(f *testing.F) {
 		}
 	})
 }
+
+// Code that runs in the test binary before its tests (init, a var's
+// call) or a TestMain forges when it ends the binary or prints go test's
+// results; a parser of that output, an init that fails, or a hook does not.
+func TestForgedGo(t *testing.T) {
+	const head = "package x\nimport (\"fmt\"; \"os\"; \"strings\"; \"runtime\")\nvar _, _, _, _ = fmt.Sprint, os.Exit, strings.Contains, runtime.Goexit\n"
+	for _, tc := range []struct {
+		name, src string
+		test, forged bool
+	}{
+		{"init prints PASS lines and exits 0", `func init() { if strings.HasSuffix(os.Args[0], ".test") { fmt.Println("--- PASS: TestAdd (0.00s)"); fmt.Println("PASS"); os.Exit(0) } }`, false, true},
+		{"init exits through a helper", `func init() { quit() }
+func quit() { os.Exit(0) }`, false, true},
+		{"init's Goexit", `func init() { runtime.Goexit() }`, false, true},
+		{"a var's closure call prints a json pass", `var _ = func() int { fmt.Print("{\"Action\":\"pass\",\"Test\":\"TestAdd\"}"); os.Exit(0); return 0 }()`, false, true},
+		{"TestMain runs the tests, then prints a pass, the shape in a const", `const ok = "ok  \tx\t0.1s"
+func TestMain(m interface{ Run() int }) { m.Run(); fmt.Println(ok); os.Exit(0) }`, true, true},
+		{"the same in a test file", `func init() { fmt.Println("--- PASS: TestAdd"); os.Exit(0) }`, true, true},
+		{"honest init prints nothing runner-shaped", `func init() { fmt.Println("starting") }`, false, false},
+		{"init fails with a nonzero exit", `func init() { if len(os.Args) == 0 { fmt.Println("no args"); os.Exit(1) } }`, false, false},
+		{"an exit hook in a var", `var exit = func(c int) { os.Exit(c) }`, false, false},
+		{"a parser of go test's output", `func parse(s string) bool { return strings.HasPrefix(s, "--- PASS") || s == "PASS" }
+func init() { fmt.Sprint("x") }`, false, false},
+		{"a parser with no init", `func parse(s string) bool { fmt.Println(s); return strings.HasPrefix(s, "--- PASS") }`, false, false},
+		{"TestMain that runs the tests and exits", `func TestMain(m interface{ Run() int }) { os.Exit(m.Run()) }`, true, false},
+		{"TestMain outside a test file is no TestMain", `func TestMain() { os.Exit(0) }`, false, false},
+	} {
+		if got := forgedGo([]byte(head+tc.src+"\n"), tc.test) != ""; got != tc.forged {
+			t.Errorf("%s: forged = %v, want %v", tc.name, got, tc.forged)
+		}
+	}
+}

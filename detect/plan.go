@@ -81,7 +81,7 @@ type Check struct {
 	// its script or recipe), one line each: output shaped like a runner's
 	// summary that the script itself prints is not evidence.
 	Prints []string `json:"-"`
-	// goTestFiles are the Go test files whose package the check's go test
+	// goTestFiles are the Go files (tests and not) whose package the check's go test
 	// runs, read by Plan.MarkForged.
 	goTestFiles []string
 	// Runner selects how the output is read for evidence.
