@@ -201,7 +201,7 @@ func FuzzAppendPrints(f *testing.F) {
 func TestForgedGo(t *testing.T) {
 	const head = "package x\nimport (\"fmt\"; \"os\"; \"strings\"; \"runtime\")\nvar _, _, _, _ = fmt.Sprint, os.Exit, strings.Contains, runtime.Goexit\n"
 	for _, tc := range []struct {
-		name, src string
+		name, src    string
 		test, forged bool
 	}{
 		{"init prints PASS lines and exits 0", `func init() { if strings.HasSuffix(os.Args[0], ".test") { fmt.Println("--- PASS: TestAdd (0.00s)"); fmt.Println("PASS"); os.Exit(0) } }`, false, true},
