@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -482,40 +483,55 @@ func SessionPlanOf(ctx context.Context, root string, tree *state.Tree, quick boo
 }
 
 // runnerNames are the test runners a project installs into an ignored
-// directory, where neither the fingerprint nor the tree guard sees them.
-var runnerNames = []string{"jest", "vitest", "mocha", "ava", "tap", "c8", "nyc", "playwright", "tsx", "ts-node", "karma", "uvu"}
+// directory, where neither the fingerprint nor the tree guard sees them,
+// and the interpreters and shells a command may resolve there first: npm
+// puts node_modules/.bin ahead of PATH, and a venv's bin holds python.
+var runnerNames = []string{"jest", "vitest", "mocha", "ava", "tap", "c8", "nyc", "playwright", "tsx", "ts-node", "karma", "uvu",
+	"node", "nodejs", "npm", "npx", "pnpm", "yarn", "bun", "deno", "python", "python3", "pytest", "py.test", "tox", "nox", "coverage", "sh", "bash", "env", "make"}
 
-// RunnerHashes hashes the test runners the checks of a plan may resolve in
-// ignored directories: node_modules/.bin/<runner> in each check's dir and
-// at the root, and the .venv or venv interpreter and pytest. The map is
-// slash path (relative to root) → content hash of the file it resolves to.
+// binDirs are the ignored directories whose programs a check's command
+// may resolve to before PATH's.
+var binDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin"}
+
+// RunnerHashes hashes the programs the checks of a plan may resolve in
+// ignored directories: in node_modules/.bin, .venv/bin and venv/bin of
+// each check's dir, the directories above it and the root, the runners
+// and interpreters of runnerNames, every command word of the checks'
+// commands and of the package.json scripts in their dirs (a script's
+// "node report.js" resolves node_modules/.bin/node first), and a program
+// a command starts by a relative path. The map is slash path (relative
+// to root) → content hash of the file it resolves to.
 func RunnerHashes(root string, plan SessionPlan) map[string]string {
 	out := map[string]string{}
 	cand := map[string]bool{}
 	dirs := []string{"."}
-	for _, c := range plan.Checks {
-		if c.Runs && c.Dir != "" && !slices.Contains(dirs, c.Dir) {
-			dirs = append(dirs, c.Dir)
-		}
-	}
-	for _, d := range dirs {
-		for _, n := range runnerNames {
-			cand[path.Join(d, "node_modules/.bin", n)] = true
-		}
-		for _, v := range []string{".venv", "venv"} {
-			for _, n := range []string{"python", "python3", "pytest"} {
-				cand[path.Join(d, v, "bin", n)] = true
-			}
-		}
-	}
+	names := slices.Clone(runnerNames)
 	for _, c := range plan.Checks {
 		if !c.Runs {
 			continue
+		}
+		for d := path.Clean(c.Dir); d != "." && d != "/" && !strings.HasPrefix(d, ".."); d = path.Dir(d) {
+			if !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+		names = appendWords(names, c.Command)
+		if scripts, err := npmScripts(filepath.Join(root, filepath.FromSlash(c.Dir), "package.json")); err == nil {
+			for _, s := range scripts {
+				names = appendWords(names, s)
+			}
 		}
 		// A command that starts a runner by a relative path.
 		words, err := detect.SplitWords(c.Command)
 		if err == nil && len(words) > 0 && strings.Contains(words[0], "/") && !filepath.IsAbs(words[0]) {
 			cand[path.Join(c.Dir, words[0])] = true
+		}
+	}
+	for _, d := range dirs {
+		for _, b := range binDirs {
+			for _, n := range names {
+				cand[path.Join(d, b, n)] = true
+			}
 		}
 	}
 	for p := range cand {
@@ -524,6 +540,44 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 		}
 	}
 	return out
+}
+
+// maxRunnerNames bounds the names looked up in each bin directory.
+const maxRunnerNames = 256
+
+// appendWords adds the words of a shell command that could name a program
+// (no flag, no assignment, no path), once each.
+func appendWords(names []string, command string) []string {
+	cmds, err := detect.Commands(command)
+	if err != nil {
+		return names
+	}
+	for _, words := range cmds {
+		for _, w := range words {
+			if len(names) >= maxRunnerNames {
+				return names
+			}
+			if w == "" || strings.ContainsAny(w, "/=$*?[ \t") || strings.HasPrefix(w, "-") || w == "." || w == ".." || slices.Contains(names, w) {
+				continue
+			}
+			names = append(names, w)
+		}
+	}
+	return names
+}
+
+// npmScripts reads the scripts of a package.json, bounded as a runner is.
+func npmScripts(p string) (map[string]string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var pkg struct {
+		Scripts map[string]string `json:"scripts"`
+	}
+	err = json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&pkg)
+	return pkg.Scripts, err
 }
 
 // maxRunnerSize bounds the runner file vbd hashes (an interpreter is a few MB).

@@ -240,14 +240,24 @@ func TestRunnerHashes(t *testing.T) {
 	}
 	write(".venv/bin/python", "#!/bin/sh\necho 1 passed")
 	write("node_modules/.bin/vitest", "fake")
+	// An interpreter npm resolves first, above the package and at the
+	// root; a program a package script names; a check's own word.
+	write("web/package.json", `{"scripts": {"test": "node report.js && mytool --check"}}`)
+	write("node_modules/.bin/node", "#!/bin/sh\necho '# pass 2'")
+	write("web/node_modules/.bin/mytool", "fake")
+	write("web/node_modules/.bin/run", "fake")
+	write("web/node_modules/.bin/unrelated", "not named by any check")
 	var got []string
 	for _, f := range CompareRunners(start, RunnerHashes(root, plan)) {
 		got = append(got, strings.TrimSuffix(f.Text, " (it is in an ignored directory, outside what vbd fingerprints)"))
 	}
 	want := []string{
 		"the test runner .venv/bin/python changed in this session",
+		"the test runner node_modules/.bin/node appeared in this session",
 		"the test runner node_modules/.bin/vitest appeared in this session",
 		"the test runner web/node_modules/.bin/jest changed in this session",
+		"the test runner web/node_modules/.bin/mytool appeared in this session",
+		"the test runner web/node_modules/.bin/run appeared in this session",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
