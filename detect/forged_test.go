@@ -226,3 +226,33 @@ func init() { fmt.Sprint("x") }`, false, false},
 		}
 	}
 }
+
+// A script's own program file prints what its print calls' literals say,
+// unless it is a test file or loads a test framework.
+func TestFilePrints(t *testing.T) {
+	for _, tc := range []struct {
+		name, test, file, src string
+		prints                bool
+	}{
+		{"a report that prints TAP", "node report.js", "report.js", "console.log('# pass 2');\n", true},
+		{"python prints pytest's line", "python3 report.py", "report.py", "print(\"=== 2 passed in 0.01s ===\")\n", true},
+		{"a tape test file", "node report.js", "report.js", "const test = require('tape');\nconsole.log('# pass 2');\n", false},
+		{"a test file by name", "node test/run.js", "test/run.js", "console.log('# pass 2');\n", false},
+		{"a computed line", "node report.js", "report.js", "console.log(`# pass ${n}`);\n", false},
+	} {
+		fsys := fsOf("package.json", `{"name":"x","scripts":{"test":"`+tc.test+`"}}`, tc.file, tc.src)
+		plan, err := Detect(fsys, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, c := range plan.Checks {
+			if c.Name == "npm test" {
+				got = len(c.Prints) > 0
+			}
+		}
+		if got != tc.prints {
+			t.Errorf("%s: prints = %v, want %v", tc.name, got, tc.prints)
+		}
+	}
+}

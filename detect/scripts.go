@@ -362,7 +362,7 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		test.Reason += "; " + info["test"].traits.once + " would watch on a terminal: vbd sets CI=true, so it runs once"
 	}
 	if testParsed {
-		test.Prints = appendPrints(nil, testCmds)
+		test.Prints = d.appendFilePrints(appendPrints(nil, testCmds), dir, testCmds)
 	}
 	chosen["test"] = true
 	d.add(ecoNPM, test)
