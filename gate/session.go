@@ -63,6 +63,10 @@ type FailingCheck struct {
 	// failed): the count a runner without names must reach again.
 	Ran    int `json:"ran"`
 	Failed int `json:"failed"`
+	// Passed are the names of the tests that passed in a failing run of
+	// the check (the runner gave names, within the scanner's bound): a
+	// passing test deleted alongside a fix is one that no longer runs.
+	Passed []string `json:"passed,omitempty"`
 	// Runner is the runner whose output was read ("pytest").
 	Runner string `json:"runner,omitempty"`
 	// Code and Tests are the tree when the check last failed: a digest of
@@ -87,9 +91,10 @@ type TreeSplit struct {
 const maxTestFiles = 2000
 
 // SplitTree splits a walked tree (its Digest taken) into a digest of the
-// files that are not test files and the states of the test files. The zero
-// TreeSplit when t is nil.
-func SplitTree(t *state.Tree) TreeSplit {
+// files that are not test files and the states of the test files; the
+// check-definition files in defs count as test files (a change to them is
+// not a fix of the code under test). The zero TreeSplit when t is nil.
+func SplitTree(t *state.Tree, defs ...map[string]string) TreeSplit {
 	if t == nil {
 		return TreeSplit{}
 	}
@@ -102,7 +107,7 @@ func SplitTree(t *state.Tree) TreeSplit {
 	h := sha256.New()
 	tests := map[string]string{}
 	for _, p := range paths {
-		if IsTestFile(p) {
+		if IsTestFile(p) || inDefs(p, defs) {
 			if len(tests) < maxTestFiles {
 				tests[p] = digestOf(states[p])
 			}
@@ -112,6 +117,15 @@ func SplitTree(t *state.Tree) TreeSplit {
 		state.HashField(h, states[p])
 	}
 	return TreeSplit{Code: hex.EncodeToString(h.Sum(nil)), Tests: tests}
+}
+
+func inDefs(p string, defs []map[string]string) bool {
+	for _, d := range defs {
+		if _, ok := d[p]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 func digestOf(s string) string {
@@ -219,6 +233,13 @@ func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 				f.Names = append(f.Names, x.Name)
 			}
 		}
+		if len(ev.PassedNames) < maxNames {
+			for _, n := range ev.PassedNames {
+				if !slices.Contains(f.Passed, n) && !slices.Contains(f.Names, n) {
+					f.Passed = append(f.Passed, n)
+				}
+			}
+		}
 		f.Ran = max(f.Ran, ev.Passed+ev.Failed)
 		f.Failed = ev.Failed
 		if ev.Runner != "" {
@@ -238,8 +259,15 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 	}
 	if len(fc.Names) > 0 && len(names) > 0 && len(names) < maxNames {
 		var lost []LostTest
+		failedNow := map[string]bool{}
 		for _, n := range fc.Names {
 			if !passedIn(n, names) {
+				lost = append(lost, LostTest{Check: fc.Check, Name: n, Now: nowGone})
+				failedNow[n] = true
+			}
+		}
+		for _, n := range fc.Passed {
+			if !passedIn(n, names) && !slices.Contains(fc.Names, n) {
 				lost = append(lost, LostTest{Check: fc.Check, Name: n, Now: nowGone})
 			}
 		}
@@ -257,8 +285,12 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 			if l.Now == nowSkipped {
 				now = "now skipped"
 			}
+			did := "failed"
+			if !failedNow[l.Name] {
+				did = "passed"
+			}
 			found = append(found, Finding{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + l.Name + "\x00" + l.Now,
-				Text: shortTestName(l.Name) + " failed earlier in this session and no longer runs (" + now + ")"})
+				Text: shortTestName(l.Name) + " " + did + " earlier in this session and no longer runs (" + now + ")"})
 		}
 		return found
 	}
@@ -271,19 +303,27 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 	if ev := o.Evidence; ev != nil && ev.Skipped > 0 {
 		skipped = fmt.Sprintf(", %d skipped", ev.Skipped)
 	}
-	who := "a test"
-	if fc.Failed > 1 {
-		who = strconv.Itoa(fc.Failed) + " tests"
+	// Counts cannot say which test no longer runs: one that failed, or one
+	// that passed beside it and was deleted. A name is given only where
+	// the runner's names show it.
+	unit := "test"
+	if !fc.Test && fc.Runner == "" && len(fc.Tests) > 0 || fc.Check == "pre-commit" || fc.Check == "prek" {
+		unit = "hook"
 	}
+	who, runs := "a "+unit, "runs"
+	if n := fc.Ran - passed; n > 1 {
+		who, runs = strconv.Itoa(n)+" "+unit+"s", "run"
+	}
+	failedWho := "it"
 	if len(fc.Names) > 0 {
-		who = joinShort(fc.Names)
+		failedWho = joinShort(fc.Names)
 	}
 	pass := "pass"
 	if passed == 1 {
 		pass = "passes"
 	}
 	return []Finding{{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + strconv.Itoa(fc.Ran) + "\x00" + strconv.Itoa(passed),
-		Text: fmt.Sprintf("%s of %s failed earlier in this session and no longer runs (%d ran when it failed, %d %s now%s)", who, quoteName(fc.Check), fc.Ran, passed, pass, skipped)}}
+		Text: fmt.Sprintf("%s of %s no longer %s (%d ran when %s failed earlier in this session, %d %s now%s)", who, quoteName(fc.Check), runs, fc.Ran, failedWho, passed, pass, skipped)}}
 }
 
 // passedIn reports whether the failed test n is among the passing names:
@@ -358,6 +398,9 @@ type SessionPlan struct {
 	Ratchet string      `json:"ratchet,omitempty"`
 	// Configured are the names of .vbd.toml's [[check]] entries.
 	Configured []string `json:"configured,omitempty"`
+	// Defs are the digests of the check-definition files (CheckDefs);
+	// nil when not taken.
+	Defs map[string]string `json:"defs,omitempty"`
 }
 
 // PlanCheck is one check of a SessionPlan.
@@ -430,6 +473,9 @@ func ComparePlan(session, now SessionPlan) []Finding {
 				add(fmt.Sprintf("the check %s was replaced by a %s [[check]] in this session (`%s`, now `%s`)", quoteName(sc.Name), detect.ConfigFile, sc.Command, nc.Command))
 			}
 		}
+	}
+	if session.Defs != nil && now.Defs != nil {
+		found = append(found, compareDefs(session.Defs, now.Defs)...)
 	}
 	if was, is := session.RatchetMode(), now.RatchetMode(); was != is && (is == detect.RatchetOff || was == detect.RatchetBlock) {
 		add(fmt.Sprintf("%s: ratchet = %q set in this session (was %q)", detect.ConfigFile, is, was))

@@ -20,6 +20,8 @@ func TestFollowFailing(t *testing.T) {
 	fixed := TreeSplit{Code: "code-2", Tests: red.Tests}
 	testsOnly := TreeSplit{Code: "code-1", Tests: map[string]string{"add_test.go": "t2"}}
 	goFail := FailingCheck{Check: "go test", Names: []string{"m.TestAdd"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests, Test: true}
+	withPassed := goFail
+	withPassed.Passed = []string{"m.TestSub"}
 	lintFail := goFail
 	lintFail.Check, lintFail.Test = "pre-commit", false
 	pyFail := FailingCheck{Check: "pytest", Names: []string{"t.py::test_add"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests}
@@ -48,6 +50,13 @@ func TestFollowFailing(t *testing.T) {
 			now:   []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 1, PassedNames: []string{"m.TestSub"}})},
 			tree:  fixed,
 			found: []string{"TestAdd failed earlier in this session and no longer runs (gone)"}, kept: 1},
+		{name: "a passing test deleted beside a fix", prev: []FailingCheck{withPassed},
+			now:   []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 1, PassedNames: []string{"m.TestAdd"}})},
+			tree:  fixed,
+			found: []string{"TestSub passed earlier in this session and no longer runs (gone)"}, kept: 1},
+		{name: "fixed in the code, the passing test kept", prev: []FailingCheck{withPassed},
+			now:  []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd", "m.TestSub"}})},
+			tree: fixed},
 		{name: "fixed in the code", prev: []FailingCheck{goFail},
 			now:  []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd", "m.TestSub"}})},
 			tree: fixed},
@@ -67,14 +76,14 @@ func TestFollowFailing(t *testing.T) {
 		{name: "counts fall short", prev: []FailingCheck{pyFail},
 			now:   []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 1, Skipped: 1})},
 			tree:  fixed,
-			found: []string{"t.py::test_add of `pytest` failed earlier in this session and no longer runs (2 ran when it failed, 1 passes now, 1 skipped)"}, kept: 1},
+			found: []string{"a test of `pytest` no longer runs (2 ran when t.py::test_add failed earlier in this session, 1 passes now, 1 skipped)"}, kept: 1},
 		{name: "counts reached", prev: []FailingCheck{pyFail},
 			now:  []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 2})},
 			tree: fixed},
 		{name: "vacuous now", prev: []FailingCheck{pyFail},
 			now:   []verdict.Outcome{testOutcome("pytest", verdict.Vacuous, &verdict.Evidence{Skipped: 2})},
 			tree:  fixed,
-			found: []string{"t.py::test_add of `pytest` failed earlier in this session and no longer runs (2 ran when it failed, 0 pass now, 2 skipped)"}, kept: 1},
+			found: []string{"2 tests of `pytest` no longer run (2 ran when t.py::test_add failed earlier in this session, 0 pass now, 2 skipped)"}, kept: 1},
 		{name: "opaque check passes", prev: []FailingCheck{opaque},
 			now:  []verdict.Outcome{testOutcome("unit", verdict.Pass, nil)},
 			tree: fixed},
@@ -273,5 +282,52 @@ func TestIsTestFile(t *testing.T) {
 		if got := IsTestFile(p); got != want {
 			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+func TestCheckDefs(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"package.json":            `{"name":"x","version":"1.0.0","scripts":{"test":"node --require ./setup.js --test"}}`,
+		"setup.js":                "// patches\n",
+		"calc.js":                 "module.exports = 1\n",
+		"pytest.ini":              "[pytest]\naddopts = -p calcfix\n",
+		"calcfix.py":              "# plugin\n",
+		".pre-commit-config.yaml": "repos:\n- repo: local\n  hooks:\n  - id: add\n    entry: ./check.sh\n    language: script\n",
+		"check.sh":                "python3 add.py\n",
+		"add.py":                  "print(1)\n",
+		"pyproject.toml":          "[project]\nname = \"x\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n",
+	}
+	for p, s := range files {
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defs := CheckDefs(root, SessionPlan{})
+	var got []string
+	for p := range defs {
+		got = append(got, p)
+	}
+	slices.Sort(got)
+	want := []string{".pre-commit-config.yaml", "calcfix.py", "check.sh", "package.json", "pyproject.toml", "pytest.ini", "setup.js"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("check-definition files %q, want %q (the code under test, calc.js and add.py, is none)", got, want)
+	}
+	// A change outside what steers checks (the version, the project
+	// table) is no change of the definition.
+	before := defs["package.json"]
+	os.WriteFile(filepath.Join(root, "package.json"), []byte(`{"name":"x","version":"1.0.1","scripts":{"test":"node --require ./setup.js --test"}}`), 0o644)
+	os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[project]\nname = \"y\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n"), 0o644)
+	after := CheckDefs(root, SessionPlan{})
+	if after["package.json"] != before || after["pyproject.toml"] != defs["pyproject.toml"] {
+		t.Errorf("a version or [project] change changed the definition digest")
+	}
+	if f := compareDefs(defs, after); len(f) != 0 {
+		t.Errorf("findings %v, want none", f)
+	}
+	os.WriteFile(filepath.Join(root, "check.sh"), []byte("exit 0\n"), 0o644)
+	f := compareDefs(defs, CheckDefs(root, SessionPlan{}))
+	if len(f) != 1 || f[0].Text != "check.sh, which defines what a check runs or reports, changed in this session" {
+		t.Errorf("findings %v, want check.sh changed", f)
 	}
 }

@@ -94,6 +94,7 @@ func (g *gate) sessionStart(ctx context.Context, root string, st Store) {
 		g.note("no session plan recorded: %v", firstLine(err.Error()))
 		return
 	}
+	plan.Defs = vbdgate.CheckDefs(root, plan)
 	rec := st.ratchetRecord(g.in)
 	rec.Plan, rec.PlanFrom = &plan, planFromStart
 	rec.Runners, rec.Config = vbdgate.RunnerHashes(root, plan), configDigest(root)
@@ -117,14 +118,21 @@ const (
 // session's record and returns the findings and the session's ratchet mode.
 func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *Run) ([]vbdgate.Finding, string) {
 	rec := st.ratchetRecord(g.in)
+	cfg, _ := detect.LoadConfig(os.DirFS(root))
+	now := vbdgate.PlanOfOutcomes(cfg, run.Outcomes)
+	now.Defs = vbdgate.CheckDefs(root, now)
 	var split vbdgate.TreeSplit
 	if len(rec.Failing) > 0 || hasTestFailure(run) {
-		split = vbdgate.SplitTree(g.walked(ctx, root))
+		// The check-definition files of the session's start and of now
+		// count as test files.
+		var was map[string]string
+		if rec.Plan != nil {
+			was = rec.Plan.Defs
+		}
+		split = vbdgate.SplitTree(g.walked(ctx, root), was, now.Defs)
 	}
 	var found []vbdgate.Finding
 	rec.Failing, found = vbdgate.FollowFailing(rec.Failing, run.Outcomes, split)
-	cfg, _ := detect.LoadConfig(os.DirFS(root))
-	now := vbdgate.PlanOfOutcomes(cfg, run.Outcomes)
 	mode := now.RatchetMode()
 	if rec.Plan == nil {
 		rec.Plan, rec.PlanFrom = &now, planFromStop

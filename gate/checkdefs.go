@@ -1,0 +1,236 @@
+package gate
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Check-definition files (issue 21 §1, §2): the files that define or steer
+// what a check runs and reports, rather than the code under test: a
+// runner's configuration (package.json's
+// scripts and runner keys, jest/vitest/mocha configs, .npmrc, pytest's ini
+// files and pyproject's [tool.pytest], .pre-commit-config.yaml), the recipe
+// files a check runs (Makefile, justfile, Taskfile), and the files those
+// name: a local pre-commit hook's entry, a config's ./path or <rootDir>/
+// path, a module loaded by --require, --import, --loader or
+// --test-reporter, a pytest plugin loaded by -p. They are found by reading
+// files only. A session records their digests in its plan, so a change
+// blocks once naming the file (.vbd.toml is compared as the plan itself,
+// by ComparePlan), and they count as test files for the
+// test-only rule.
+
+// defNames are the configuration files read in each check's directory.
+var defNames = []string{
+	".pre-commit-config.yaml", ".pre-commit-config.yml",
+	"package.json", ".npmrc", ".mocharc.js", ".mocharc.cjs", ".mocharc.json", ".mocharc.yml", ".mocharc.yaml",
+	"jest.config.js", "jest.config.cjs", "jest.config.mjs", "jest.config.ts", "jest.config.json",
+	"vitest.config.js", "vitest.config.mjs", "vitest.config.ts", "vitest.config.mts", "vite.config.js", "vite.config.ts", "vite.config.mjs",
+	"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "conftest.py",
+	"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile", "Taskfile.yml", "Taskfile.yaml",
+}
+
+// loadFlags are the flags whose value is a file (or module) a runner loads.
+var loadFlags = []string{"--require", "-r", "--import", "--loader", "--experimental-loader", "--test-reporter", "--reporter", "--setupFiles", "--setup-files", "--config", "-c", "--rootdir", "-p"}
+
+// maxDefSize bounds a check-definition file vbd reads.
+const maxDefSize = 1 << 20
+
+// CheckDefs are the check-definition files of a plan's checks: slash path
+// relative to root → a digest of the part that steers checks (the whole
+// file, or package.json's scripts and runner keys, pyproject's
+// [tool.pytest] tables).
+func CheckDefs(root string, plan SessionPlan) map[string]string {
+	out := map[string]string{}
+	dirs := []string{"."}
+	for _, c := range plan.Checks {
+		if c.Dir != "" && !slices.Contains(dirs, c.Dir) {
+			dirs = append(dirs, c.Dir)
+		}
+	}
+	var queue []string
+	add := func(p string) {
+		p = path.Clean(p)
+		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || strings.Contains(p, "node_modules/") {
+			return
+		}
+		if _, ok := out[p]; ok {
+			return
+		}
+		data, ok := readDef(root, p)
+		if !ok {
+			return
+		}
+		out[p] = digestOf(string(steering(p, data)))
+		queue = append(queue, p)
+	}
+	for _, d := range dirs {
+		for _, n := range defNames {
+			add(path.Join(d, n))
+		}
+	}
+	for _, c := range plan.Checks {
+		for _, f := range namedFiles(c.Command, false) {
+			add(path.Join(c.Dir, f))
+		}
+	}
+	// The files the configurations name (one level: a named script's own
+	// text names the code under test as often as not).
+	for _, p := range slices.Clone(queue) {
+		data, _ := readDef(root, p)
+		base := path.Base(p)
+		for _, f := range namedFiles(string(steering(p, data)), isRunnerConfig(base)) {
+			add(path.Join(path.Dir(p), f))
+		}
+		if strings.HasPrefix(base, ".pre-commit-config.") {
+			for _, f := range hookEntries(string(data)) {
+				add(path.Join(path.Dir(p), f))
+			}
+		}
+	}
+	return out
+}
+
+func isRunnerConfig(base string) bool {
+	for _, pre := range []string{"jest.config.", "vitest.config.", "vite.config.", ".mocharc.", "package.json"} {
+		if strings.HasPrefix(base, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+func readDef(root, p string) ([]byte, bool) {
+	full := filepath.Join(root, filepath.FromSlash(p))
+	fi, err := os.Stat(full)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDefSize {
+		return nil, false
+	}
+	data, err := os.ReadFile(full)
+	return data, err == nil
+}
+
+// steering is the part of a definition file that steers checks.
+func steering(p string, data []byte) []byte {
+	switch path.Base(p) {
+	case "package.json":
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) != nil {
+			return data
+		}
+		var b strings.Builder
+		for _, k := range []string{"scripts", "jest", "mocha", "ava", "vitest", "c8", "nyc", "type", "imports"} {
+			if v, ok := m[k]; ok {
+				fmt.Fprintf(&b, "%s=%s\n", k, v)
+			}
+		}
+		return []byte(b.String())
+	case "pyproject.toml":
+		var b strings.Builder
+		in := false
+		for _, line := range strings.Split(string(data), "\n") {
+			t := strings.TrimSpace(line)
+			if strings.HasPrefix(t, "[") {
+				in = strings.HasPrefix(t, "[tool.pytest") || strings.HasPrefix(t, "[tool.vbd")
+			}
+			if in {
+				b.WriteString(line + "\n")
+			}
+		}
+		return []byte(b.String())
+	}
+	return data
+}
+
+// namedFiles are the relative files a text names: the values of the load
+// flags (a pytest -p plugin as its module file), and, in a runner's
+// configuration (relPaths), every ./path or <rootDir>/path string.
+func namedFiles(text string, relPaths bool) []string {
+	words := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '"' || r == '\'' || r == ',' || r == '[' || r == ']' || r == '(' || r == ')' || r == '{' || r == '}' || r == ';' || r == '`'
+	})
+	var out []string
+	for i, w := range words {
+		flag, val, eq := strings.Cut(w, "=")
+		if !eq {
+			val = ""
+			if i+1 < len(words) {
+				val = words[i+1]
+			}
+		}
+		if slices.Contains(loadFlags, flag) && val != "" {
+			if flag == "-p" {
+				if !strings.HasPrefix(val, "no:") {
+					m := strings.ReplaceAll(val, ".", "/")
+					out = append(out, m+".py", m+"/__init__.py")
+				}
+				continue
+			}
+			out = append(out, strings.TrimPrefix(val, "<rootDir>/"))
+			continue
+		}
+		for _, x := range []string{w, val} {
+			if strings.HasPrefix(x, "./") || relPaths && strings.HasPrefix(x, "<rootDir>/") {
+				out = append(out, strings.TrimPrefix(x, "<rootDir>/"))
+			}
+		}
+	}
+	return out
+}
+
+// hookEntries are the files a pre-commit configuration's entry lines name:
+// the first word of each entry (a local hook's script), and the ./paths in
+// the rest (sh -c './check.sh').
+func hookEntries(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
+		v, ok := strings.CutPrefix(t, "entry:")
+		if !ok {
+			continue
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'`)
+		if f := strings.Fields(v); len(f) > 0 {
+			out = append(out, f[0])
+		}
+		out = append(out, namedFiles(v, false)...)
+	}
+	return out
+}
+
+// compareDefs names the check-definition files that changed, appeared or
+// went away since the session's start.
+func compareDefs(session, now map[string]string) []Finding {
+	paths := make([]string, 0, len(session)+len(now))
+	for p := range session {
+		paths = append(paths, p)
+	}
+	for p := range now {
+		if _, ok := session[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.Sort(paths)
+	var found []Finding
+	for _, p := range paths {
+		was, is := session[p], now[p]
+		var what string
+		switch {
+		case was == is:
+			continue
+		case was == "":
+			what = "appeared"
+		case is == "":
+			what = "was removed"
+		default:
+			what = "changed"
+		}
+		found = append(found, Finding{Kind: FindPlan, Key: "def\x00" + p + "\x00" + is,
+			Text: fmt.Sprintf("%s, which defines what a check runs or reports, %s in this session", p, what)})
+	}
+	return found
+}
