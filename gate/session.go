@@ -307,7 +307,9 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 	// that passed beside it and was deleted. A name is given only where
 	// the runner's names show it.
 	unit := "test"
-	if !fc.Test && fc.Runner == "" && len(fc.Tests) > 0 || fc.Check == "pre-commit" || fc.Check == "prek" {
+	if !fc.Test {
+		// The followed checks that are not tests are pre-commit's and
+		// prek's hooks.
 		unit = "hook"
 	}
 	who, runs := "a "+unit, "runs"

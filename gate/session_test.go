@@ -24,7 +24,7 @@ func TestFollowFailing(t *testing.T) {
 	withPassed.Passed = []string{"m.TestSub"}
 	lintFail := goFail
 	lintFail.Check, lintFail.Test = "pre-commit", false
-	pyFail := FailingCheck{Check: "pytest", Names: []string{"t.py::test_add"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests}
+	pyFail := FailingCheck{Check: "pytest", Names: []string{"t.py::test_add"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests, Test: true}
 	opaque := FailingCheck{Check: "unit", Code: "code-1", Tests: red.Tests}
 	pkgFail := FailingCheck{Check: "go test", Names: []string{"m"}, Ran: 1, Failed: 1, Code: "code-1"}
 	skippedOutcome := testOutcome("go test", verdict.Skipped, nil)
