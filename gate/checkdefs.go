@@ -74,7 +74,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		}
 	}
 	for _, c := range plan.Checks {
-		for _, f := range namedFiles(c.Command, false) {
+		for _, f := range namedFiles(c.Command, true) {
 			add(path.Join(c.Dir, f))
 		}
 	}
@@ -83,7 +83,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 	for _, p := range slices.Clone(queue) {
 		data, _ := readDef(root, p)
 		base := path.Base(p)
-		for _, f := range namedFiles(string(steering(p, data)), isRunnerConfig(base)) {
+		for _, f := range configNames(base, data) {
 			add(path.Join(path.Dir(p), f))
 		}
 		if strings.HasPrefix(base, ".pre-commit-config.") {
@@ -95,9 +95,43 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 	return out
 }
 
-func isRunnerConfig(base string) bool {
-	for _, pre := range []string{"jest.config.", "vitest.config.", "vite.config.", ".mocharc.", "package.json"} {
+// configNames are the files a definition file names: the load flags'
+// values in any; every ./path in a runner's configuration and in
+// package.json's runner keys and check scripts (test, lint, check, ci,
+// verify…), not in its other scripts (start: node ./server.js names the
+// code under test); in a Makefile, justfile or Taskfile only the load
+// flags' values (a recipe names sources as often as scripts).
+func configNames(base string, data []byte) []string {
+	if base == "package.json" {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) != nil {
+			return namedFiles(string(data), false)
+		}
+		var out []string
+		for k, v := range m {
+			if k == "scripts" {
+				var scripts map[string]string
+				_ = json.Unmarshal(v, &scripts)
+				for name, cmd := range scripts {
+					out = append(out, namedFiles(cmd, isCheckScript(name))...)
+				}
+				continue
+			}
+			out = append(out, namedFiles(string(v), slices.Contains([]string{"jest", "mocha", "ava", "vitest", "c8", "nyc"}, k))...)
+		}
+		return out
+	}
+	for _, pre := range []string{"jest.config.", "vitest.config.", "vite.config.", ".mocharc."} {
 		if strings.HasPrefix(base, pre) {
+			return namedFiles(string(data), true)
+		}
+	}
+	return namedFiles(string(steering(base, data)), false)
+}
+
+func isCheckScript(name string) bool {
+	for _, pre := range []string{"test", "lint", "check", "ci", "verify", "pretest", "posttest"} {
+		if strings.HasPrefix(name, pre) {
 			return true
 		}
 	}
@@ -147,8 +181,8 @@ func steering(p string, data []byte) []byte {
 }
 
 // namedFiles are the relative files a text names: the values of the load
-// flags (a pytest -p plugin as its module file), and, in a runner's
-// configuration (relPaths), every ./path or <rootDir>/path string.
+// flags (a pytest -p plugin as its module file), and, with relPaths (a
+// runner's configuration, a check's command), every ./path or <rootDir>/path.
 func namedFiles(text string, relPaths bool) []string {
 	words := strings.FieldsFunc(text, func(r rune) bool {
 		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '"' || r == '\'' || r == ',' || r == '[' || r == ']' || r == '(' || r == ')' || r == '{' || r == '}' || r == ';' || r == '`'
@@ -173,8 +207,11 @@ func namedFiles(text string, relPaths bool) []string {
 			out = append(out, strings.TrimPrefix(val, "<rootDir>/"))
 			continue
 		}
+		if !relPaths {
+			continue
+		}
 		for _, x := range []string{w, val} {
-			if strings.HasPrefix(x, "./") || relPaths && strings.HasPrefix(x, "<rootDir>/") {
+			if strings.HasPrefix(x, "./") || strings.HasPrefix(x, "<rootDir>/") {
 				out = append(out, strings.TrimPrefix(x, "<rootDir>/"))
 			}
 		}
@@ -197,7 +234,7 @@ func hookEntries(text string) []string {
 		if f := strings.Fields(v); len(f) > 0 {
 			out = append(out, f[0])
 		}
-		out = append(out, namedFiles(v, false)...)
+		out = append(out, namedFiles(v, true)...)
 	}
 	return out
 }

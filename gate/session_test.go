@@ -288,7 +288,12 @@ func TestIsTestFile(t *testing.T) {
 func TestCheckDefs(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"package.json":            `{"name":"x","version":"1.0.0","scripts":{"test":"node --require ./setup.js --test"}}`,
+		"package.json":            `{"name":"x","version":"1.0.0","scripts":{"test":"node --require ./setup.js --test","start":"node ./server.js"}}`,
+		"server.js":               "// the code under test\n",
+		"Makefile":                "run:\n\tpython3 ./app.py\ntest:\n\tpytest -p calcfix\n",
+		"app.py":                  "print(1)\n",
+		"jest.config.js":          "module.exports = {setupFiles: ['<rootDir>/jest.setup.js'], moduleNameMapper: {'^calc$': './patched/calc.js'}}\n",
+		"jest.setup.js":           "// setup\n",
 		"setup.js":                "// patches\n",
 		"calc.js":                 "module.exports = 1\n",
 		"pytest.ini":              "[pytest]\naddopts = -p calcfix\n",
@@ -309,14 +314,14 @@ func TestCheckDefs(t *testing.T) {
 		got = append(got, p)
 	}
 	slices.Sort(got)
-	want := []string{".pre-commit-config.yaml", "calcfix.py", "check.sh", "package.json", "pyproject.toml", "pytest.ini", "setup.js"}
+	want := []string{".pre-commit-config.yaml", "Makefile", "calcfix.py", "check.sh", "jest.config.js", "jest.setup.js", "package.json", "pyproject.toml", "pytest.ini", "setup.js"}
 	if !slices.Equal(got, want) {
-		t.Fatalf("check-definition files %q, want %q (the code under test, calc.js and add.py, is none)", got, want)
+		t.Fatalf("check-definition files %q, want %q (the code under test, calc.js, add.py, server.js and app.py, is none)", got, want)
 	}
 	// A change outside what steers checks (the version, the project
 	// table) is no change of the definition.
 	before := defs["package.json"]
-	os.WriteFile(filepath.Join(root, "package.json"), []byte(`{"name":"x","version":"1.0.1","scripts":{"test":"node --require ./setup.js --test"}}`), 0o644)
+	os.WriteFile(filepath.Join(root, "package.json"), []byte(`{"name":"x","version":"1.0.1","scripts":{"test":"node --require ./setup.js --test","start":"node ./server.js"}}`), 0o644)
 	os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[project]\nname = \"y\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n"), 0o644)
 	after := CheckDefs(root, SessionPlan{})
 	if after["package.json"] != before || after["pyproject.toml"] != defs["pyproject.toml"] {
