@@ -189,6 +189,11 @@ func namedFiles(text string, relPaths bool) []string {
 	})
 	var out []string
 	for i, w := range words {
+		if k, v, ok := strings.Cut(w, "="); ok && strings.HasPrefix(v, "-") && !strings.HasPrefix(k, "-") {
+			// An ini or rc setting whose value is a flag
+			// (node-options=--require ./setup.js).
+			w = v
+		}
 		flag, val, eq := strings.Cut(w, "=")
 		if !eq {
 			val = ""
