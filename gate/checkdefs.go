@@ -247,23 +247,11 @@ func hookEntries(text string) []string {
 // compareDefs names the check-definition files that changed, appeared or
 // went away since the session's start.
 func compareDefs(session, now map[string]string) []Finding {
-	paths := make([]string, 0, len(session)+len(now))
-	for p := range session {
-		paths = append(paths, p)
-	}
-	for p := range now {
-		if _, ok := session[p]; !ok {
-			paths = append(paths, p)
-		}
-	}
-	slices.Sort(paths)
 	var found []Finding
-	for _, p := range paths {
+	for _, p := range changedTests(session, now) {
 		was, is := session[p], now[p]
 		var what string
 		switch {
-		case was == is:
-			continue
 		case was == "":
 			what = "appeared"
 		case is == "":

@@ -358,7 +358,8 @@ func testOnly(fc FailingCheck) Finding {
 		Text: fmt.Sprintf("%s failed earlier in this session and passes now after changes to test files only (%s)", who, listed(fc.TestOnly))}
 }
 
-// changedTests are the test files that differ between two looks, sorted.
+// changedTests are the paths (test files, check-definition files) whose
+// states differ between two looks, sorted.
 func changedTests(was, now map[string]string) []string {
 	var files []string
 	for p, s := range now {

@@ -303,10 +303,13 @@ func TestCheckDefs(t *testing.T) {
 		"add.py":                  "print(1)\n",
 		"pyproject.toml":          "[project]\nname = \"x\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n",
 	}
-	for p, s := range files {
+	write := func(p, s string) {
 		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	for p, s := range files {
+		write(p, s)
 	}
 	defs := CheckDefs(root, SessionPlan{})
 	var got []string
@@ -321,8 +324,8 @@ func TestCheckDefs(t *testing.T) {
 	// A change outside what steers checks (the version, the project
 	// table) is no change of the definition.
 	before := defs["package.json"]
-	os.WriteFile(filepath.Join(root, "package.json"), []byte(`{"name":"x","version":"1.0.1","scripts":{"test":"node --require ./setup.js --test","start":"node ./server.js"}}`), 0o644)
-	os.WriteFile(filepath.Join(root, "pyproject.toml"), []byte("[project]\nname = \"y\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n"), 0o644)
+	write("package.json", `{"name":"x","version":"1.0.1","scripts":{"test":"node --require ./setup.js --test","start":"node ./server.js"}}`)
+	write("pyproject.toml", "[project]\nname = \"y\"\n[tool.pytest.ini_options]\naddopts = \"-q\"\n")
 	after := CheckDefs(root, SessionPlan{})
 	if after["package.json"] != before || after["pyproject.toml"] != defs["pyproject.toml"] {
 		t.Errorf("a version or [project] change changed the definition digest")
@@ -330,7 +333,7 @@ func TestCheckDefs(t *testing.T) {
 	if f := compareDefs(defs, after); len(f) != 0 {
 		t.Errorf("findings %v, want none", f)
 	}
-	os.WriteFile(filepath.Join(root, "check.sh"), []byte("exit 0\n"), 0o644)
+	write("check.sh", "exit 0\n")
 	f := compareDefs(defs, CheckDefs(root, SessionPlan{}))
 	if len(f) != 1 || f[0].Text != "check.sh, which defines what a check runs or reports, changed in this session" {
 		t.Errorf("findings %v, want check.sh changed", f)
