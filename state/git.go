@@ -121,6 +121,7 @@ func (g GitCmd) RunWarnings(ctx context.Context, args ...string) (out, warnings 
 	cmd.Stdin = g.Stdin
 	// A killed git must not hold vbd on a pipe a grandchild keeps open.
 	cmd.WaitDelay = time.Second
+	dieWithVbd(cmd)
 	var stdout, stderr bytes.Buffer
 	stdout.Grow(g.SizeHint)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

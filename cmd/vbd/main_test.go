@@ -426,7 +426,10 @@ func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			ts.Fatalf("pid file %s: %v", f, err)
 		}
-		deadline := time.Now().Add(3 * time.Second)
+		// A poll, not a sleep: it returns as soon as the process is gone. The
+		// bound is for a machine whose two cores run two suites (a killed
+		// hook's worker stops its checks with TERM, grace, then KILL).
+		deadline := time.Now().Add(10 * time.Second)
 		for processAlive(pid) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
