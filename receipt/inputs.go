@@ -41,11 +41,31 @@ var sessionVars = map[string]bool{
 	"WT_SESSION": true, "TERM_PROGRAM_VERSION": true, "VBD_CHECK_ID": true,
 }
 
+// harnessPrefixes name the variables an agent harness adds for the
+// processes it starts: a hook and the MCP server it runs get different
+// ones (the real Claude Code gives its hooks CLAUDE_PROJECT_DIR, not its
+// MCP servers), so with them in the fingerprint a stop never reused the
+// pass `vbd mcp`'s verify had just recorded on the same tree
+// (TestRealClientsClaudeMCP). No check decides what it builds by them.
+var harnessPrefixes = []string{
+	"CLAUDE", "CODEX_", "GEMINI_", "COPILOT_", "QWEN_", "CURSOR_", "FACTORY_",
+	"CODEBUDDY_", "QODER_", "GOOSE_", "OPENHANDS_", "DEVIN_", "MCP_",
+}
+
 // sessionVar reports whether the variable named k is one of sessionVars,
-// or by its name a session's, a socket's or a process's id.
+// by its name a session's, a socket's or a process's id, or one a
+// harness adds for what it starts.
 func sessionVar(k string) bool {
-	return sessionVars[k] || strings.Contains(k, "SESSION") || strings.HasSuffix(k, "_PID") ||
-		strings.HasSuffix(k, "_SOCK") || strings.HasPrefix(k, "VSCODE_IPC") || strings.HasPrefix(k, "VSCODE_GIT_")
+	if sessionVars[k] || strings.Contains(k, "SESSION") || strings.HasSuffix(k, "_PID") ||
+		strings.HasSuffix(k, "_SOCK") || strings.HasPrefix(k, "VSCODE_IPC") || strings.HasPrefix(k, "VSCODE_GIT_") {
+		return true
+	}
+	for _, p := range harnessPrefixes {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // envInputs is the environment the checks start from (environ as
