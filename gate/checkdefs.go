@@ -249,18 +249,9 @@ func hookEntries(text string) []string {
 func compareDefs(session, now map[string]string) []Finding {
 	var found []Finding
 	for _, p := range changedTests(session, now) {
-		was, is := session[p], now[p]
-		var what string
-		switch {
-		case was == "":
-			what = "appeared"
-		case is == "":
-			what = "was removed"
-		default:
-			what = "changed"
-		}
+		is := now[p]
 		found = append(found, Finding{Kind: FindPlan, Key: "def\x00" + p + "\x00" + is,
-			Text: fmt.Sprintf("%s, which defines what a check runs or reports, %s in this session", p, what)})
+			Text: fmt.Sprintf("%s, which defines what a check runs or reports, %s in this session", p, hashChange(session[p], is))})
 	}
 	return found
 }

@@ -668,21 +668,26 @@ func CompareRunners(session, now map[string]string) []Finding {
 	slices.Sort(paths)
 	for _, p := range paths {
 		was, is := session[p], now[p]
-		var what string
-		switch {
-		case was == is:
+		if was == is {
 			continue
-		case was == "":
-			what = "appeared in this session"
-		case is == "":
-			what = "was removed in this session"
-		default:
-			what = "changed in this session"
 		}
 		found = append(found, Finding{Kind: FindRunner, Key: "runner\x00" + p + "\x00" + is,
-			Text: fmt.Sprintf("the test runner %s %s (it is in an ignored directory, outside what vbd fingerprints)", p, what)})
+			Text: fmt.Sprintf("the test runner %s %s in this session (it is in an ignored directory, outside what vbd fingerprints)", p, hashChange(was, is))})
 	}
 	return found
+}
+
+// hashChange says how a file's hash moved between the session's start
+// (was) and now (is), "" meaning no file: appeared, was removed, changed.
+func hashChange(was, is string) string {
+	switch {
+	case was == "":
+		return "appeared"
+	case is == "":
+		return "was removed"
+	default:
+		return "changed"
+	}
 }
 
 // PlanOfOutcomes is the session plan a run followed: its outcomes, in plan
