@@ -264,18 +264,40 @@ func running(pid int) bool {
 	return ok && st.State != 'Z'
 }
 
-// KillChecks sends SIGKILL to the process group of every child of this
-// process that leads its own group: the checks (and hooks) the runner
-// started, each in a group of its own, and returns how many it signalled.
-// vbd calls it when a second signal asks it to end at once, so that no
-// check outlives it. A child in vbd's own group (git, a helper started
-// with os/exec) is left alone.
+// KillChecks sends SIGKILL to every child of this process but those vbd
+// started that lead no check (git, a probe: package procs), with its
+// group: the checks (and hooks) the runner started, each in a group of its
+// own, and whatever a check left that was reparented here (vbd is its
+// subreaper). vbd calls it when a second signal asks it to end at once,
+// after which it does not wait for the runner's sweeps, so this is the
+// sweep: a process that left its check's group (setsid) is reparented here
+// only as the check's shell dies of the first kill, so it looks again
+// until a few rounds find no live one, for at most about a second. It
+// returns how many processes it signalled.
 func KillChecks() int {
-	killed := 0
-	for _, p := range children(os.Getpid()) {
-		if p.PGID == p.PID && p.PID > 0 && syscall.Kill(-p.PID, syscall.SIGKILL) == nil {
-			killed++
+	self, own := os.Getpid(), syscall.Getpgrp()
+	signalled := map[int]bool{}
+	for round, quiet := 0, 0; round < 100 && quiet < 3; round++ {
+		found := false
+		view, release := procs.Hold()
+		for _, p := range children(self) {
+			if e, ok := view.Started(p.PID); p.State == 'Z' || ok && e.Check == nil {
+				continue // dead already (its waiter reaps it), or vbd's own git
+			}
+			found = true
+			signalled[p.PID] = true
+			if p.PGID > 1 && p.PGID != own {
+				_ = syscall.Kill(-p.PGID, syscall.SIGKILL)
+			}
+			_ = syscall.Kill(p.PID, syscall.SIGKILL)
 		}
+		release()
+		if found {
+			quiet = 0
+		} else {
+			quiet++
+		}
+		time.Sleep(time.Duration(min(round+1, 10)) * time.Millisecond)
 	}
-	return killed
+	return len(signalled)
 }

@@ -3,40 +3,66 @@ package runner
 import (
 	"bufio"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/vbd-dev/vbd/runner/procs"
 	"github.com/vbd-dev/vbd/state"
 )
 
-// KillChecks ends a child that leads its own process group (as every
-// check does), with its group, and leaves a child in vbd's own group alone.
+// KillChecks ends a check's leader with its group, and what left the
+// group (setsid) and is reparented to vbd only as the leader's shell dies
+// of that kill: a second signal ends vbd without waiting for the runner's
+// sweeps, so nothing may be left for them. A child vbd started that leads
+// no check (git) is left alone.
 func TestKillChecks(t *testing.T) {
-	leader := exec.Command("sh", "-c", "sleep 300 & echo started; wait")
+	enableSubreaper()
+	leader := exec.Command("sh", "-c", "sleep 300 & setsid sleep 301 & echo $!; wait")
 	out, err := leader.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	leader.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	plain := exec.Command("sleep", "300")
-	for _, c := range []*exec.Cmd{leader, plain} {
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer func() { _ = plain.Process.Kill(); _ = plain.Wait() }()
-	done := make(chan error, 1)
-	// Once the shell has started its sleep, there is a grandchild to kill.
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+	if err := leader.Start(); err != nil {
 		t.Fatal(err)
 	}
+	git := exec.Command("sleep", "302")
+	token, err := procs.Start(git, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = git.Process.Kill(); _ = procs.Wait(git, token) }()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	escapee, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The escapee has left the group once it runs in a session of its own.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if st, ok := state.ReadProcStat(escapee); ok && st.PGID == escapee {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the escapee never left the check's group")
+		}
+	}
+	done := make(chan error, 1)
 	go func() { done <- leader.Wait() }()
-	// Earlier tests of this package can leave children of the test process
-	// (a subreaper, as vbd is) not yet reaped, so the count is at least one:
-	// what matters is that the check's group dies and the plain child lives.
-	if n := KillChecks(); n < 1 {
-		t.Errorf("killed %d groups, want at least 1", n)
+	KillChecks()
+	// Once KillChecks returns, nothing of the check is alive: not its
+	// group, and not the escapee. (A killed process may still be a zombie
+	// until whoever adopted it reaps it: a zombie is dead.)
+	if liveInGroup(leader.Process.Pid) {
+		t.Error("a process of the check's group survived KillChecks")
+	}
+	if running(escapee) {
+		t.Error("the process that left the check's group (setsid) survived KillChecks")
 	}
 	select {
 	case err := <-done:
@@ -44,21 +70,10 @@ func TestKillChecks(t *testing.T) {
 			t.Error("the check's leader exited cleanly, want it killed by a signal")
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("the check's group was not killed")
+		t.Fatal("the check's leader was not killed")
 	}
-	// The grandchild, orphaned and killed, is reaped by whoever adopts it:
-	// init, or a subreaper above this test (vbd, when vbd runs this suite),
-	// which may reap it only later. A zombie is dead: only a live member
-	// of the group counts.
-	deadline := time.Now().Add(3 * time.Second)
-	for liveInGroup(leader.Process.Pid) {
-		if time.Now().After(deadline) {
-			t.Fatal("a process of the check's group survived")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err := plain.Process.Signal(syscall.Signal(0)); err != nil {
-		t.Errorf("a child outside any check group was killed: %v", err)
+	if err := git.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("a process vbd started that leads no check (git) was killed: %v", err)
 	}
 }
 

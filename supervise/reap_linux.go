@@ -4,6 +4,7 @@ package supervise
 
 import (
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
@@ -20,10 +21,34 @@ func enableSubreaper() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 // workerAttr puts the worker in a process group of its own, so that a
 // terminal's Ctrl-C reaches it once (forwarded by the parent), not twice,
 // which the worker would take for "kill the checks now"; and has the
-// kernel send it SIGTERM if the parent dies (by SIGKILL: nothing else is
-// left to answer), so that it stops its checks as on any stop signal.
+// kernel signal it if the parent dies (by SIGKILL: nothing else is left to
+// answer), so that it stops its checks as on any stop signal.
 func workerAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: parentDeathSignal}
+}
+
+// parentDeathSignal is what the kernel sends the worker when the parent
+// dies. Not SIGTERM: the kernel sends it each time a thread of the parent
+// that is the worker's parent exits, and as a multi-threaded parent dies
+// the worker is handed from thread to thread, so one death can arrive as
+// several signals. Several SIGTERMs read as "a second signal: kill the
+// checks and end now", and the worker ended before its sweep had killed
+// what a check left outside its group. The worker turns the first of these
+// into one SIGTERM (watchParentDeath) and absorbs the rest.
+const parentDeathSignal = syscall.SIGUSR2
+
+// watchParentDeath turns the parent's death, however many times the kernel
+// reports it, into a single SIGTERM to the worker itself.
+func watchParentDeath() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, parentDeathSignal)
+	go func() {
+		<-ch
+		_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
+		for range ch {
+			// the same death, reported again: already acted on
+		}
+	}()
 }
 
 // reapOrphans kills everything reparented to the parent (every child but

@@ -15,6 +15,9 @@ func enableSubreaper() {}
 
 func workerAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
 
+// watchParentDeath does nothing: no parent-death signal is set.
+func watchParentDeath() {}
+
 func reapOrphans() int { return 0 }
 
 func isTerminal(f *os.File) bool {

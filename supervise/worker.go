@@ -37,6 +37,7 @@ func TakeWorker() (*Worker, bool) {
 	// Code that writes to os.Stderr directly reaches the user, as before;
 	// only the runtime's own writes to fd 2 go to the parent.
 	os.Stderr = w.Stderr
+	watchParentDeath()
 	w.seam.arm()
 	return w, true
 }
