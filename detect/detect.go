@@ -39,6 +39,9 @@ type entry struct {
 	seq   int
 	// refs, for a Makefile target, are what it runs (see fingerprint).
 	refs []makeRef
+	// refVia says, for some refs, how the wrapper runs them, for the
+	// covered check's reason (none where naming the wrapper says enough).
+	refVia map[makeRef]string
 	// by are the checks that cover this one, when it is skipped as
 	// covered: it stays skipped only while one of them runs (see uncover).
 	by []*entry
@@ -342,7 +345,7 @@ func (d *detector) cover() {
 					}
 				case w.check.Runs() || w.check.Skipped.Kind == SkipCovered:
 					if !n.check.Skipped.Set() {
-						n.coverBy(w, "")
+						n.coverBy(w, w.refVia[ref])
 					}
 				}
 			}

@@ -38,7 +38,7 @@ type ecosystem struct {
 func ecosystems() []ecosystem {
 	return []ecosystem{
 		{id: ecoConfig, wrapper: true},
-		{id: ecoPreCommit, detect: (*detector).detectPreCommit,
+		{id: ecoPreCommit, detect: (*detector).detectPreCommit, wrapper: true,
 			markers:   []string{preCommitConfig, prekConfig},
 			supported: preCommitConfig, tools: []string{"pre-commit", "prek"}},
 		{id: ecoLefthook, detect: (*detector).detectLefthook,

@@ -169,3 +169,31 @@ func TestNesting(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPreCommitConfig: any .pre-commit-config.yaml gives a plan, and a
+// check it covers is covered only by a pre-commit check that runs.
+func FuzzPreCommitConfig(f *testing.F) {
+	f.Add([]byte("repos:\n- repo: https://github.com/astral-sh/ruff-pre-commit\n  hooks:\n  - id: ruff-check\n    args: [--fix]\n"))
+	f.Add([]byte("default_stages:\n  - pre-push\nrepos:\n  - repo: local\n    hooks:\n      - entry: uv run mypy\n        id: m\n        stages: [pre-commit]\n        files: ^a\n"))
+	f.Add([]byte("- - id:\n  - repo:\n- entry: golangci-lint run\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = preCommitHooks(string(data))
+		fsys := fstest.MapFS{
+			".pre-commit-config.yaml": {Data: data},
+			"pyproject.toml":          {Data: []byte("[tool.ruff]\n[tool.mypy]\n")},
+			"go.mod":                  {Data: []byte(goMod)},
+			".golangci.yml":           {Data: []byte("linters: {}\n")},
+		}
+		files := []string{".pre-commit-config.yaml", "pyproject.toml", "go.mod", ".golangci.yml"}
+		plan, err := Detect(fsys, Options{Files: files, LookPath: func(string) bool { return true }})
+		if err != nil {
+			t.Fatalf("Detect: %v", err)
+		}
+		planInvariants(t, plan)
+		for _, c := range plan.Checks {
+			if c.Skipped.Kind == SkipCovered && c.Skipped.By == "pre-commit" && c.Kind == KindTest {
+				t.Fatalf("a test check covered by pre-commit, which hides its counts: %+v", c)
+			}
+		}
+	})
+}

@@ -83,31 +83,49 @@ func (d *detector) detectPreCommit() {
 		}
 	}
 	const installPrek = "npm i -g @j178/prek, or pip install prek"
+	// The hooks of .pre-commit-config.yaml say what the check that runs
+	// it covers (preCommitRefs); prek.toml is prek's own format.
+	var refs []makeRef
+	var via map[makeRef]string
+	if hasPC {
+		if data, ok := d.readMarker(ecoPreCommit, ".", preCommitConfig); ok {
+			refs, via = preCommitRefs(d.scans, string(data))
+		}
+	}
+	add := func(c Check) *entry {
+		e := d.add(ecoPreCommit, c)
+		// A tool that is not installed covers nothing: the run fails as
+		// setup, and the covered checks' own evidence still counts.
+		if c.Source == preCommitConfig && !c.Skipped.Set() && d.onPath(c.Argv[0]) {
+			e.refs, e.refVia = refs, via
+		}
+		return e
+	}
 	switch {
 	case hasPrek && !prekOn && hasPC && pcOn:
 		// prek's own config cannot run without prek, but the pre-commit
 		// config can: a real check beats one that cannot start.
-		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "prek.toml is prek's config, but prek is not on PATH ("+installPrek+"), so pre-commit runs "+preCommitConfig))
+		add(check("pre-commit", preCommitConfig, "prek.toml is prek's config, but prek is not on PATH ("+installPrek+"), so pre-commit runs "+preCommitConfig))
 	case hasPrek:
 		why := "prek.toml is prek's own config"
 		if !prekOn {
 			why += "; prek is not on PATH, so it will fail to start: install it (" + installPrek + ")"
 		}
-		prek := d.add(ecoPreCommit, check("prek", prekConfig, why))
+		prek := add(check("prek", prekConfig, why))
 		if hasPC && pcOn {
 			covered(check("pre-commit", preCommitConfig, "pre-commit is on PATH"),
 				prek, "prek.toml is prek's own config, and running both would run every hook twice")
 		}
 	case pcOn && prekOn:
-		pc := d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit and prek are both on PATH; pre-commit runs it, as the config is written for it and `pre-commit install-hooks` fills its cache"))
+		pc := add(check("pre-commit", preCommitConfig, "pre-commit and prek are both on PATH; pre-commit runs it, as the config is written for it and `pre-commit install-hooks` fills its cache"))
 		covered(check("prek", preCommitConfig, "prek is on PATH"),
 			pc, "both read "+preCommitConfig+", and running both would run every hook twice; to run prek instead, disable = [\"pre-commit\"] in "+ConfigFile)
 	case prekOn:
-		d.add(ecoPreCommit, check("prek", preCommitConfig, "prek is on PATH (pre-commit is not)"))
+		add(check("prek", preCommitConfig, "prek is on PATH (pre-commit is not)"))
 	case pcOn:
-		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "pre-commit is on PATH"))
+		add(check("pre-commit", preCommitConfig, "pre-commit is on PATH"))
 	default:
-		d.add(ecoPreCommit, check("pre-commit", preCommitConfig, "neither pre-commit nor prek is on PATH, so it will fail to start; install one (pip install pre-commit, or "+installPrek+")"))
+		add(check("pre-commit", preCommitConfig, "neither pre-commit nor prek is on PATH, so it will fail to start; install one (pip install pre-commit, or "+installPrek+")"))
 	}
 }
 
