@@ -270,9 +270,10 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		return c
 	}
 	chosen := map[string]bool{}
+	entries := map[string]*entry{}
 	add := func(c Check) {
 		chosen[c.Argv[2]] = true
-		d.add(ecoNPM, c)
+		entries[c.Argv[2]] = d.add(ecoNPM, c)
 	}
 	// unsafe is why a chosen script must not run: it writes or watches.
 	unsafe := func(name string) Skip {
@@ -365,7 +366,8 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		test.Prints = d.appendFilePrints(appendPrints(nil, testCmds), dir, testCmds)
 	}
 	chosen["test"] = true
-	d.add(ecoNPM, test)
+	entries["test"] = d.add(ecoNPM, test)
+	coverRunScripts(pj.scripts, info, names, entries)
 
 	for _, name := range names {
 		if chosen[name] {
@@ -382,6 +384,51 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 		c := script(name, KindOther, false)
 		c.Skipped = why
 		d.add(ecoNPM, c)
+	}
+}
+
+// coverRunScripts skips, as covered, a chosen lint or type check that
+// another chosen script runs (`"check": "npm run check:type && npm run
+// check:format"` beside a chosen check:format): nothing runs twice. A test
+// is never covered this way, so that its counts stay its own; two scripts
+// that run each other cover neither.
+func coverRunScripts(scripts map[string]string, info map[string]npmScript, names []string, entries map[string]*entry) {
+	reach := map[string]map[string]bool{}
+	runsOf := func(from string) map[string]bool {
+		if r, ok := reach[from]; ok {
+			return r
+		}
+		r := map[string]bool{}
+		queue := []string{from}
+		for len(queue) > 0 && len(r) < 1000 {
+			cur := queue[0]
+			queue = queue[1:]
+			for _, sub := range scriptsMatching(scripts, info[cur].traits.runs) {
+				if !r[sub] {
+					r[sub] = true
+					queue = append(queue, sub)
+				}
+			}
+		}
+		reach[from] = r
+		return r
+	}
+	order := append([]string{"test"}, names...)
+	for _, name := range names {
+		e := entries[name]
+		if e == nil || e.check.Skipped.Set() || e.check.Kind == KindTest {
+			continue
+		}
+		for _, by := range order {
+			w := entries[by]
+			if by == name || w == nil || w.check.Skipped.Set() || w.check.Vacuous != "" {
+				continue
+			}
+			if runsOf(by)[name] && !runsOf(name)[by] {
+				e.coverBy(w, "that script runs it")
+				break
+			}
+		}
 	}
 }
 

@@ -151,6 +151,19 @@ func TestDetectScripts(t *testing.T) {
 				{name: "npm run lint:md (web)", skipped: "covered by npm run lint (web)"},
 			},
 		},
+		"nothing runs twice: a check another chosen script runs is covered by it, a test never": {
+			fs: fsOf("package.json", `{"scripts":{"check":"npm run check:type && npm run check:format","check:type":"tsc --noEmit",
+				"check:format":"prettier --check .","test":"node --test && npm run lint","lint":"eslint ."}}`,
+				"b/package.json", `{"scripts":{"format:check":"npm run lint:check","lint:check":"npm run format:check","test":"jest"}}`),
+			checks: []want{
+				{name: "npm run check", kind: KindTypecheck, skipped: ""},
+				{name: "npm run check:format", skipped: "covered by npm run check; that script runs it"},
+				{name: "npm run lint", skipped: "covered by npm test; that script runs it"},
+				{name: "npm test", skipped: ""},
+				{name: "npm run format:check (b)", skipped: ""},
+				{name: "npm run lint:check (b)", skipped: ""},
+			},
+		},
 		"docker run with a terminal is refused; docker missing is a missing tool": {
 			fs: fsOf("Makefile", "lint:\n\tdocker run -it --rm img golangci-lint run\ntest:\n\tdocker compose run --rm app pytest -t x\n",
 				"b/Makefile", "test:\n\tdocker run --rm -v $(PWD):/src img go test ./...\nlint:\n\tdocker compose exec --tty app lint\n"),
