@@ -46,7 +46,7 @@ func cmdWords(words []string) (string, []string) {
 				continue
 			}
 			return words[2], words[3:]
-		case path.Base(w) == "coverage" && len(words) > 1 && words[1] == "run":
+		case progName(w) == "coverage" && len(words) > 1 && words[1] == "run":
 			// coverage run [options] -m pytest …, or coverage run script.py
 			rest := words[2:]
 			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "-m" {
@@ -61,13 +61,43 @@ func cmdWords(words []string) (string, []string) {
 	if len(words) == 0 {
 		return "", nil
 	}
-	return path.Base(words[0]), words[1:]
+	return progName(words[0]), words[1:]
+}
+
+// progName is the program a command word runs: its base name, past a
+// leading variable that holds a directory (`${PREFIX}ruff`, with PREFIX
+// "venv/bin/" or "", as scripts-to-rule-them-all scripts write it;
+// `$(BIN)pytest` in a Makefile). Only the braced forms are read so: in
+// `$PREFIXruff` the variable is PREFIXruff.
+func progName(w string) string {
+	b := path.Base(w)
+	for strings.HasPrefix(b, "${") || strings.HasPrefix(b, "$(") {
+		end := strings.IndexByte(b, map[byte]byte{'{': '}', '(': ')'}[b[1]])
+		if end < 0 || end == len(b)-1 || !isVarName(b[2:end]) {
+			break
+		}
+		b = b[end+1:]
+	}
+	return b
+}
+
+// isVarName reports whether s is a shell or make variable's name.
+func isVarName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // isPython reports whether a program word is a Python interpreter:
 // python, python3, python3.12, .venv/bin/python.
 func isPython(w string) bool {
-	b := path.Base(w)
+	b := progName(w)
 	return b == "python" || strings.HasPrefix(b, "python3")
 }
 
@@ -260,7 +290,7 @@ func installOf(words []string) bool {
 	if len(words) == 0 {
 		return false
 	}
-	prog := path.Base(words[0])
+	prog := progName(words[0])
 	sub := firstArg(words[1:])
 	switch prog {
 	case "npm":

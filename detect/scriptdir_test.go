@@ -29,6 +29,22 @@ func TestDetectScriptDirs(t *testing.T) {
 				{name: "go vet", skipped: "covered by script/lint"},
 			},
 		},
+		"a program behind a directory variable is still read: ${PREFIX}ruff --fix writes, ${PREFIX}coverage runs pytest": {
+			fs: fstest.MapFS{
+				"scripts/lint":   exe("#!/bin/sh -e\nexport PREFIX=\"\"\n[ -d venv ] && PREFIX=venv/bin/\n${PREFIX}ruff check --fix src\n"),
+				"scripts/test":   exe("#!/bin/sh -e\nscripts/check\n${PREFIX}coverage run -m pytest \"$@\"\n"),
+				"scripts/check":  exe("#!/bin/sh -e\n${PREFIX}mypy src\n$(BIN)ruff check src\n"),
+				"pyproject.toml": {Data: []byte("[tool.mypy]\n[tool.pytest.ini_options]\n")},
+			},
+			git:  true,
+			opts: Options{LookPath: func(string) bool { return true }},
+			checks: []want{
+				{name: "scripts/lint", skipped: "rewrites files: ruff --fix"},
+				{name: "scripts/test", kind: KindTest, reason: "runs scripts/check, pytest"},
+				{name: "pytest", skipped: "covered by scripts/test", env: []string{"PYTHONDONTWRITEBYTECODE=1"}},
+				{name: "mypy", skipped: "covered by scripts/check", env: []string{"MYPY_CACHE_DIR=/dev/null"}},
+			},
+		},
 		"a script that is not executable is explained, and covers nothing": {
 			fs:     withGo(fstest.MapFS{"scripts/test": {Data: []byte("go test ./...\n")}}),
 			git:    true,
