@@ -137,6 +137,12 @@ func (c Check) CommandIn() string {
 // Runs reports whether the check will be executed.
 func (c Check) Runs() bool { return !c.Skipped.Set() && c.Vacuous == "" && c.Error == "" }
 
+// FailsAtOnce reports whether the check is in the run only to fail it
+// without starting: its tool is not installed (setup), or vbd could not
+// read what marks it. `vbd list` shows it among the checks that run, as a
+// failure, not among the candidates left out.
+func (c Check) FailsAtOnce() bool { return c.Error != "" || c.Skipped.Kind == SkipToolMissing }
+
 // Plan is the outcome of detection.
 type Plan struct {
 	// Root is the absolute path of the repository root.

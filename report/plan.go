@@ -55,7 +55,12 @@ func Plan(w io.Writer, plan detect.Plan) error { return PlanTo(w, plan, Options{
 func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 	p := newPalette(opts.Color)
 	sym := newSymbols(opts.Unicode)
-	run := len(plan.Runnable())
+	run, failing := len(plan.Runnable()), 0
+	for _, c := range plan.Checks {
+		if c.FailsAtOnce() {
+			failing++
+		}
+	}
 	groups := groupByRoot(plan)
 	layout := newPlanHeads()
 	var b strings.Builder
@@ -63,11 +68,15 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 		b.WriteString("no checks found: vbd would answer \"nothing verified\" (exit 2)\n")
 	} else {
 		left := "every candidate chosen"
-		if n := len(plan.Checks) - run; n > 0 {
+		if n := len(plan.Checks) - run - failing; n > 0 {
 			left = plural(n, "candidate", "candidates") + " not chosen"
 		}
 		roots := len(groups)
-		fmt.Fprintf(&b, "%s in %s; %s.\n", plural(run, "check will run", "checks will run"), plural(roots, "project", "projects"), left)
+		fails := ""
+		if failing > 0 {
+			fails = fmt.Sprintf(" and %d will fail without starting", failing)
+		}
+		fmt.Fprintf(&b, "%s%s in %s; %s.\n", plural(run, "check will run", "checks will run"), fails, plural(roots, "project", "projects"), left)
 	}
 	for _, g := range groups {
 		root, chosen, other := g.root, g.chosen, g.other
@@ -76,7 +85,11 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 		// and env go under it.
 		var rows [][]string
 		for _, c := range chosen {
-			rows = append(rows, []string{p.green(sym.pass), flat(c.Name), string(c.Kind)})
+			mark := p.green(sym.pass)
+			if c.FailsAtOnce() {
+				mark = p.red(sym.fail)
+			}
+			rows = append(rows, []string{mark, flat(c.Name), string(c.Kind)})
 		}
 		for _, c := range other {
 			rows = append(rows, []string{p.faint(sym.skip), flat(c.Name), string(c.Kind)})
@@ -101,6 +114,9 @@ func PlanTo(w io.Writer, plan detect.Plan, opts Options) error {
 		}
 		for i, c := range chosen {
 			line(heads[i], c, chosenWhy(c))
+			if c.FailsAtOnce() {
+				b.WriteString(wrapAfter("      ", failsWhy(c), opts.Width))
+			}
 		}
 		if len(other) > 0 {
 			fmt.Fprintf(&b, "  %s\n", p.faint("not chosen:"))
@@ -198,12 +214,17 @@ func writeEnvPolicy(b *strings.Builder, p palette, width int) {
 	}
 }
 
-// notChosenWhy is why a candidate will not run.
-func notChosenWhy(c detect.Check) string {
+// failsWhy is why a check in the run fails it without starting.
+func failsWhy(c detect.Check) string {
 	if c.Error != "" {
-		// vbd could not read what marks the check: the run fails on it.
+		// vbd could not read what marks the check.
 		return "error: " + flat(c.Error)
 	}
+	return "fails: " + flat(c.Skipped.String())
+}
+
+// notChosenWhy is why a candidate will not run.
+func notChosenWhy(c detect.Check) string {
 	if c.Vacuous != "" {
 		return "why not: proves nothing: " + flat(c.Vacuous)
 	}
@@ -256,7 +277,7 @@ func groupByRoot(plan detect.Plan) []rootGroup {
 			i, at[r] = len(groups), len(groups)
 			groups = append(groups, rootGroup{root: r})
 		}
-		if c.Runs() {
+		if c.Runs() || c.FailsAtOnce() {
 			groups[i].chosen = append(groups[i].chosen, c)
 		} else {
 			groups[i].other = append(groups[i].other, c)
