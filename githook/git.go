@@ -90,11 +90,11 @@ func (g Git) abs(p string) string {
 // repository of its own (the tests of any git tool do) would otherwise
 // stage its files into the index being committed.
 func ownIndexOf(ctx context.Context, g Git) (bool, error) {
-	f, err := factsOf(ctx, g)
+	s, err := inspect(ctx, g)
 	if err != nil {
 		return false, fmt.Errorf("find the index being committed: %w", err)
 	}
-	return ownIndex(ctx, g, f)
+	return s.OwnIndex(ctx, g)
 }
 
 // OwnIndex is OwnIndex for the index inspect looked at, with what inspect

@@ -53,15 +53,16 @@ type PreCommitResult struct {
 // returns. Unless All, the checks of project roots the commit does not
 // touch are skipped (verdict.ReasonScope).
 func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, error) {
-	repo, err := state.Find(ctx, req.Dir)
+	env := state.AbsRepoEnv(req.Environ, req.Cwd)
+	repo, tree, err := walk(ctx, req.Dir, env)
 	if err != nil {
 		return nil, &exitcode.UsageError{Err: err}
 	}
-	if !repo.IsGit() {
+	if tree == nil {
 		return nil, exitcode.Usagef("vbd pre-commit: %s is not inside a git work tree", repo.Root)
 	}
-	git := Git{Dir: repo.Root, Env: state.AbsRepoEnv(req.Environ, req.Cwd)}
-	staged, err := inspect(ctx, git)
+	git := Git{Dir: repo.Root, Env: env}
+	staged, err := inspectTree(ctx, git, tree)
 	if err != nil {
 		return nil, fmt.Errorf("read what is being committed: %w", err)
 	}
@@ -92,7 +93,11 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 		Environ: state.WithoutRepoEnv(req.Environ),
 	}
 	var snap *Snapshot
-	if !staged.WorkTreeMatches() || !ownIndex {
+	if staged.WorkTreeMatches() && ownIndex {
+		// The work tree is what is committed, and the walk's index the
+		// repository's own: the gate fingerprints and guards that walk.
+		greq.Tree = tree
+	} else {
 		if snap, err = staged.Materialise(ctx, git); err != nil {
 			return nil, fmt.Errorf("copy the index to a snapshot: %w", err)
 		}

@@ -74,7 +74,12 @@ func hookScript(o ScriptOptions) []byte {
 
 `)
 	b.WriteString("vbd_exe=" + detect.Quote(o.Exe) + "\n")
-	b.WriteString(`hook_dir=$(dirname -- "$0")
+	// The hook's directory by parameter expansion, not dirname: every
+	// commit starts this script, and a process costs a millisecond.
+	b.WriteString(`case $0 in
+*/*) hook_dir=${0%/*} ;;
+*) hook_dir=. ;;
+esac
 legacy=$hook_dir/` + LegacyFor(hook) + `
 
 # The hook that was here before vbd runs first, exactly as git ran it: only

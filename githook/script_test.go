@@ -103,6 +103,11 @@ func TestScriptRuns(t *testing.T) {
 		wantCalled string // the fake vbd's arguments, "" when it must not run
 		wantStderr string
 		wantLegacy string // what the kept hook wrote, "" when it must not run
+		// path is the hook's PATH, "" for the fake vbd's dir and the
+		// system's; run is how it is started: "" by its absolute path,
+		// "relative" as hooks/pre-commit from the dir above, "bare" as
+		// `sh pre-commit` in its own dir ($0 without a slash).
+		path, run string
 	}{
 		{name: "runs the recorded vbd", exe: "recorded", wantCalled: "recorded pre-commit --quick"},
 		{name: "falls back to PATH", exe: "missing", onPath: true, wantCalled: "path pre-commit --quick"},
@@ -128,6 +133,23 @@ func TestScriptRuns(t *testing.T) {
 			name: "a kept hook that is not executable is ignored, as git ignored it", exe: "recorded",
 			legacy: "#!/bin/sh\necho ran > \"$OUT/legacy\"\nexit 5\n", legacyMode: 0o644,
 			wantCalled: "recorded pre-commit --quick",
+		},
+		{
+			// dirname is not on this PATH: the script needs no process
+			// of its own to find the kept hook.
+			name: "the kept hook is found with nothing on PATH but vbd", exe: "missing", onPath: true, path: "bin",
+			legacy: "#!/bin/sh\necho ran > \"$OUT/legacy\"\n", legacyMode: 0o755,
+			wantCalled: "path pre-commit --quick", wantLegacy: "ran",
+		},
+		{
+			name: "the kept hook is found from a relative $0", exe: "recorded", run: "relative",
+			legacy: "#!/bin/sh\necho ran > \"$OUT/legacy\"\n", legacyMode: 0o755,
+			wantCalled: "recorded pre-commit --quick", wantLegacy: "ran",
+		},
+		{
+			name: "the kept hook is found from a $0 without a directory", exe: "recorded", run: "bare",
+			legacy: "#!/bin/sh\necho ran > \"$OUT/legacy\"\n", legacyMode: 0o755,
+			wantCalled: "recorded pre-commit --quick", wantLegacy: "ran",
 		},
 		{
 			name: "a sourced husky hook sees $0 as pre-commit", exe: "recorded", source: true,
@@ -175,7 +197,19 @@ func TestScriptRuns(t *testing.T) {
 				}
 			}
 			cmd := exec.Command(hook)
-			cmd.Env = append([]string{"PATH=" + bin + ":/usr/bin:/bin", "OUT=" + out}, tt.env...)
+			switch tt.run {
+			case "relative":
+				cmd = exec.Command("./" + filepath.Join("hooks", hookName))
+				cmd.Dir = dir
+			case "bare":
+				cmd = exec.Command("/bin/sh", hookName)
+				cmd.Dir = hooks
+			}
+			path := bin + ":/usr/bin:/bin"
+			if tt.path == "bin" {
+				path = bin
+			}
+			cmd.Env = append([]string{"PATH=" + path, "OUT=" + out}, tt.env...)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()

@@ -63,25 +63,23 @@ type Snapshot struct {
 // copies: a tool that writes a cache there writes it in the work tree's
 // ignored directory, which no commit records.
 func materialiseIndex(ctx context.Context, g Git) (*Snapshot, error) {
-	f, factsErr := factsOf(ctx, g)
-	_, skipped, err := hiddenEntries(ctx, g)
+	s, err := inspect(ctx, g)
 	if err != nil {
 		return nil, err
 	}
-	return materialise(ctx, g, f, factsErr, presentIn(g.Dir, skipped))
+	return s.Materialise(ctx, g)
 }
 
 // Materialise is Materialise of the index inspect looked at, with what
 // inspect already asked git.
 func (s Staged) Materialise(ctx context.Context, g Git) (*Snapshot, error) {
-	return materialise(ctx, g, s.facts, nil, s.skipPresent)
+	return materialise(ctx, g, s.facts, s.skipPresent)
 }
 
 // materialise writes the snapshot. f is what git said of the real
-// repository; should it not have answered (factsErr), the files are still
-// written, and only git inside the snapshot is missing. skipPresent are
-// the skip-worktree entries present in the work tree.
-func materialise(ctx context.Context, g Git, f repoFacts, factsErr error, skipPresent []string) (_ *Snapshot, err error) {
+// repository; skipPresent are the skip-worktree entries present in the
+// work tree.
+func materialise(ctx context.Context, g Git, f repoFacts, skipPresent []string) (_ *Snapshot, err error) {
 	root := g.Dir
 	parent, err := snapshotParent(ctx, g)
 	if err != nil {
@@ -136,10 +134,7 @@ func materialise(ctx context.Context, g Git, f repoFacts, factsErr error, skipPr
 			}
 		}
 	}
-	if factsErr == nil {
-		factsErr = initRepo(ctx, g, f.real, s.Dir, entries)
-	}
-	if err := factsErr; err != nil {
+	if err := initRepo(ctx, g, f.real, s.Dir, entries); err != nil {
 		// The files are right; only git inside the snapshot is missing.
 		// Checks that do not use git still verify the commit.
 		_ = os.RemoveAll(filepath.Join(s.Dir, ".git"))

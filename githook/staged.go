@@ -53,37 +53,113 @@ func (s Staged) WorkTreeMatches() bool {
 	return len(s.Unstaged) == 0 && len(s.Untracked) == 0 && len(s.Unchecked) == 0
 }
 
-// inspect compares the index being committed (the one GIT_INDEX_FILE names
-// in g.Env, inside a hook) with HEAD and with the work tree. It only
-// reads: git status runs with GIT_OPTIONAL_LOCKS=0, so it does not even
-// refresh the index's stat data.
+// inspect walks the work tree g.Dir is in and compares the index being
+// committed with HEAD and the work tree (inspectTree).
 func inspect(ctx context.Context, g Git) (Staged, error) {
+	repo, t, err := walk(ctx, g.Dir, g.Env)
+	if err != nil {
+		return Staged{}, err
+	}
+	if t == nil {
+		return Staged{}, fmt.Errorf("%s is not inside a git work tree", repo.Root)
+	}
+	return inspectTree(ctx, g, t)
+}
+
+// walk is the pre-commit path's one walk of the work tree holding dir
+// (state.Locate: no Tree outside one), with the hook's environment env
+// (GIT_INDEX_FILE: the index being committed). Its rev-parse also
+// resolves the paths a snapshot and the in-progress operations need
+// (hookGitPaths), and its status serves inspectTree, detection, the
+// fingerprint and the tree guard alike: a commit's hook pays for every
+// git process, and at 10k files each git status costs about 50 ms.
+func walk(ctx context.Context, dir string, env []string) (state.Repo, *state.Tree, error) {
+	return state.Locate(ctx, dir, state.WalkOptions{Env: env, GitPaths: hookGitPaths()})
+}
+
+// hookGitPaths are the git paths the walk's rev-parse resolves for the
+// pre-commit path: what a snapshot mirrors, then the in-progress files.
+func hookGitPaths() []string {
+	paths := []string{"objects", "info/exclude", "shallow"}
+	for _, op := range inProgressFiles {
+		paths = append(paths, op.file)
+	}
+	return paths
+}
+
+// inspectTree compares the index being committed (the one GIT_INDEX_FILE
+// names in the walk's environment, inside a hook) with HEAD and with the
+// work tree, from t, a walk (walk) of the tree g.Dir is in. It asks git
+// nothing more: the changes and the untracked files are the walk's
+// status (--untracked-files=all, --ignore-submodules=none and
+// --no-renames override the user's config: a submodule at another
+// commit, or an untracked file, means the work tree is not the snapshot
+// whatever git status usually shows, and both sides of a rename belong to
+// the scope), the assume-unchanged and skip-worktree flags the index vbd
+// read in Go. Nothing is written: git status runs with
+// GIT_OPTIONAL_LOCKS=0, so it does not even refresh the index's stat
+// data.
+func inspectTree(ctx context.Context, g Git, t *state.Tree) (Staged, error) {
 	var s Staged
 	var err error
-	if s.facts, err = factsOf(ctx, g); err != nil {
+	if s.facts, err = factsOf(ctx, t); err != nil {
 		return s, err
 	}
 	s.InProgress, s.HasHead = s.facts.inProgress, s.facts.hasHead
-	// --ignore-submodules=none and --untracked-files=normal override the
-	// user's config: a submodule at another commit, or an untracked file,
-	// means the work tree is not the snapshot whatever git status usually
-	// shows. --no-renames lists both sides of a rename, and both sides
-	// belong to the scope.
-	out, err := g.output(ctx, "status", "--porcelain=v2", "-z", "--untracked-files=normal", "--ignore-submodules=none", "--no-renames")
+	changes, err := t.Changes(ctx)
 	if err != nil {
 		return s, fmt.Errorf("compare the index with HEAD and the work tree: %w", err)
 	}
-	if err := parseStatus(out, &s); err != nil {
-		return s, err
-	}
-	assumed, skipped, err := hiddenEntries(ctx, g)
+	tracked, err := t.Tracked(ctx)
 	if err != nil {
 		return s, err
+	}
+	untracked, err := t.Untracked(ctx)
+	if err != nil {
+		return s, err
+	}
+	fromStatus(&s, changes)
+	s.Untracked = untrackedTops(untracked, tracked)
+	assumed, skipped, err := t.Hidden(ctx)
+	if err != nil {
+		return s, fmt.Errorf("list the index's flags: %w", err)
 	}
 	s.skipPresent = presentIn(g.Dir, skipped)
 	s.Unchecked = append(assumed, s.skipPresent...)
 	slices.Sort(s.Unchecked)
 	return s, nil
+}
+
+// untrackedTops lists untracked paths (every file, as status
+// --untracked-files=all names them) as --untracked-files=normal would: a
+// directory that holds no tracked file once, by its topmost such
+// directory, without the trailing slash. tracked is the index's sorted
+// list.
+func untrackedTops(untracked, tracked []string) []string {
+	out := make([]string, 0, len(untracked))
+	for _, p := range untracked {
+		p = strings.TrimSuffix(p, "/")
+		top := p
+		for i := 0; i < len(p); i++ {
+			if p[i] != '/' {
+				continue
+			}
+			if dir := p[:i+1]; !holdsTracked(tracked, dir) {
+				top = p[:i]
+				break
+			}
+		}
+		out = append(out, top)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// holdsTracked reports whether a sorted list of paths holds one under dir
+// (which ends in "/").
+func holdsTracked(tracked []string, dir string) bool {
+	i, _ := slices.BinarySearch(tracked, dir)
+	return i < len(tracked) && strings.HasPrefix(tracked[i], dir)
 }
 
 // parseStatus reads `git status --porcelain=v2 -z` into s, through vbd's
@@ -93,7 +169,13 @@ func parseStatus(out []byte, s *Staged) error {
 	if err != nil {
 		return err
 	}
-	for _, e := range st.Entries {
+	fromStatus(s, st.Entries)
+	return nil
+}
+
+// fromStatus sorts status records into s's lists.
+func fromStatus(s *Staged, entries []state.StatusEntry) {
+	for _, e := range entries {
 		switch e.Kind {
 		case '?':
 			s.Untracked = append(s.Untracked, strings.TrimSuffix(e.Path, "/"))
@@ -116,13 +198,13 @@ func parseStatus(out []byte, s *Staged) error {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}
-	return nil
 }
 
-// repoFacts is what the pre-commit path asks git of the repository being
-// committed, all in one rev-parse: each git process costs milliseconds,
-// and a commit's hook pays for every one. It is asked with the hook's
-// environment, so index is the index being committed.
+// repoFacts is what the pre-commit path knows of the repository being
+// committed, from the walk's one rev-parse and status: each git process
+// costs milliseconds, and a commit's hook pays for every one. They are
+// asked with the hook's environment, so index is the index being
+// committed.
 type repoFacts struct {
 	// gitDir and index are real absolute paths (OwnIndex).
 	gitDir, index string
@@ -143,66 +225,24 @@ var inProgressFiles = []struct{ file, name string }{
 	{"REVERT_HEAD", "revert"},
 }
 
-// factsOf asks git for repoFacts.
-func factsOf(ctx context.Context, g Git) (repoFacts, error) {
-	args := []string{"rev-parse", "--absolute-git-dir", "--git-path", "index", "--show-object-format",
-		"--git-path", "vbd", "--git-path", "objects", "--git-path", "info/exclude", "--git-path", "shallow"}
-	for _, op := range inProgressFiles {
-		args = append(args, "--git-path", op.file)
-	}
-	// --verify goes last: on an unborn HEAD it prints nothing and exits 1,
-	// after the rest.
-	args = append(args, "-q", "--verify", "HEAD^{commit}")
-	const before = 7 // lines before the in-progress files'
-	paths := before + len(inProgressFiles)
-	out, err := g.output(ctx, args...)
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+// factsOf reads repoFacts from t, a walk (walk) asked for hookGitPaths.
+func factsOf(ctx context.Context, t *state.Tree) (repoFacts, error) {
 	var f repoFacts
-	switch {
-	case err == nil && len(lines) == paths+1:
-		f.hasHead = true
-		f.real.head = lines[paths]
-	case state.GitExitCode(err) == 1 && len(lines) == paths:
-	default:
-		if err == nil {
-			err = fmt.Errorf("unexpected rev-parse output %q", out)
-		}
+	head, err := t.HeadCommit(ctx)
+	if err != nil {
 		return f, fmt.Errorf("look for HEAD and a merge or rebase in progress: %w", err)
 	}
-	resolved := resolvedLines(g.Dir, []byte(strings.Join(lines[:2], "\n")))
-	f.gitDir, f.index = resolved[0], resolved[1]
-	f.real.format = lines[2]
-	f.real.stateDir, f.real.objects, f.real.exclude, f.real.shallow = g.abs(lines[3]), g.abs(lines[4]), g.abs(lines[5]), g.abs(lines[6])
-	for i, o := range inProgressFiles {
-		if _, err := os.Lstat(g.abs(lines[before+i])); err == nil {
+	f.hasHead, f.real.head = head != "", head
+	f.gitDir, f.index = state.RealPath(t.GitDir), state.RealPath(t.IndexPath())
+	f.real.format, f.real.stateDir = t.ObjectFormat, t.StatePath()
+	f.real.objects, f.real.exclude, f.real.shallow = t.GitPath("objects"), t.GitPath("info/exclude"), t.GitPath("shallow")
+	for _, o := range inProgressFiles {
+		if _, err := os.Lstat(t.GitPath(o.file)); err == nil {
 			f.inProgress = o.name
 			break
 		}
 	}
 	return f, nil
-}
-
-// hiddenEntries lists the index entries whose work-tree state git status
-// does not report: assume-unchanged ones (a lowercase tag in
-// `git ls-files -v`) and skip-worktree ones (tag S or s).
-func hiddenEntries(ctx context.Context, g Git) (assumeUnchanged, skipWorktree []string, err error) {
-	out, err := g.output(ctx, "ls-files", "-v", "-z")
-	if err != nil {
-		return nil, nil, fmt.Errorf("list the index's flags: %w", err)
-	}
-	for _, e := range state.SplitNUL(out) {
-		if len(e) < 3 || e[1] != ' ' {
-			continue
-		}
-		tag, p := e[0], e[2:]
-		switch {
-		case tag == 'S' || tag == 's':
-			skipWorktree = append(skipWorktree, p)
-		case tag >= 'a' && tag <= 'z':
-			assumeUnchanged = append(assumeUnchanged, p)
-		}
-	}
-	return assumeUnchanged, skipWorktree, nil
 }
 
 // presentIn keeps the slash paths that exist under root.

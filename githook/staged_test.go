@@ -68,6 +68,32 @@ func TestParseStatus(t *testing.T) {
 	}
 }
 
+// TestUntrackedTops: the walk's status lists every untracked file; the
+// header names them as --untracked-files=normal would.
+func TestUntrackedTops(t *testing.T) {
+	tracked := []string{"a.txt", "web/app/main.go", "web/b.txt"}
+	tests := []struct {
+		name      string
+		untracked []string
+		want      []string
+	}{
+		{"none", nil, []string{}},
+		{"a file at the top", []string{"new.txt"}, []string{"new.txt"}},
+		{"a file beside tracked ones", []string{"web/c.txt"}, []string{"web/c.txt"}},
+		{"a wholly untracked directory, once", []string{"notes/a.txt", "notes/deep/b.txt"}, []string{"notes"}},
+		{"a new directory inside a tracked one", []string{"web/app/gen/x.go", "web/new/y.go"}, []string{"web/app/gen", "web/new"}},
+		{"a nested repository", []string{"vendor/lib/"}, []string{"vendor"}},
+		{"a name that only starts like a tracked directory", []string{"webx/a.txt", "a.txt.d/x"}, []string{"a.txt.d", "webx"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := untrackedTops(tt.untracked, tracked); !slices.Equal(got, tt.want) {
+				t.Errorf("untrackedTops(%q) = %q, want %q", tt.untracked, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestInspect(t *testing.T) {
 	ctx := context.Background()
 	r := newRepo(t)
@@ -81,6 +107,10 @@ func TestInspect(t *testing.T) {
 	}
 	if s.HasHead || s.WorkTreeMatches() {
 		t.Errorf("fresh repo with untracked files: %+v", s)
+	}
+	// A wholly untracked directory is named once, as git status names it.
+	if want := []string{".gitignore", "a.txt", "web"}; !slices.Equal(s.Untracked, want) {
+		t.Errorf("Untracked = %q, want %q", s.Untracked, want)
 	}
 
 	r.git("add", "-A")

@@ -254,7 +254,9 @@ func (t *Tree) contents(ctx context.Context) error {
 // nested digests a directory git reports as one path: a submodule, or a
 // repository inside this one.
 func (t *Tree) nested(ctx context.Context, abs string, submodule bool) (string, error) {
-	sub, err := WalkTree(ctx, abs, WalkOptions{Env: t.opts.Env})
+	// Never with the outer repository's variables: a hook's
+	// GIT_INDEX_FILE names the superproject's index, not this one's.
+	sub, err := WalkTree(ctx, abs, WalkOptions{Env: WithoutRepoEnv(t.opts.Env)})
 	if err == nil && filepath.Clean(sub.Root) != filepath.Clean(abs) {
 		// Not a repository of its own: git found this one again.
 		err = ErrNotGit

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -66,8 +67,12 @@ type Tree struct {
 	GitDir, CommonDir string
 	// HeadTree is HEAD's tree id, or "none" on a branch with no commit yet.
 	HeadTree string
+	// ObjectFormat is the repository's object format: "sha1" or "sha256".
+	ObjectFormat string
 
 	statePath, indexPath string
+	// gitPaths are WalkOptions.GitPaths as rev-parse resolved them.
+	gitPaths map[string]string
 	// unreadable is what git status could not read (Unreadable).
 	unreadable []string
 	g          GitCmd
@@ -116,6 +121,11 @@ type WalkOptions struct {
 	// IndexOnly fingerprints HEAD and the index only, for a staged
 	// snapshot: what a commit will hold.
 	IndexOnly bool
+	// GitPaths are more names for the walk's one rev-parse to resolve
+	// with --git-path (GitPath reads them): the pre-commit hook's
+	// snapshot and in-progress files, asked without a process of their
+	// own (a commit's hook pays for every one).
+	GitPaths []string
 }
 
 // WalkTree looks at the git work tree that holds dir. It returns as soon
@@ -178,12 +188,20 @@ type othersResult struct {
 
 // locate runs the batched rev-parse and fills in where t is.
 func locate(ctx context.Context, g GitCmd, t *Tree) error {
-	out, err := g.Run(ctx, "rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir",
-		"--git-common-dir", "--git-path", "vbd", "--git-path", "index", "--verify", "-q", "HEAD^{tree}")
+	args := []string{"rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir",
+		"--git-common-dir", "--git-path", "vbd", "--git-path", "index", "--show-object-format"}
+	for _, name := range t.opts.GitPaths {
+		args = append(args, "--git-path", name)
+	}
+	// --verify goes last: on an unborn HEAD it prints nothing and exits 1,
+	// after the rest.
+	args = append(args, "--verify", "-q", "HEAD^{tree}")
+	out, err := g.Run(ctx, args...)
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	paths := 7 + len(t.opts.GitPaths) // the lines before HEAD's tree
 	switch {
-	case err == nil && len(lines) == 7:
-	case GitExitCode(err) == 1 && len(lines) == 6:
+	case err == nil && len(lines) == paths+1:
+	case GitExitCode(err) == 1 && len(lines) == paths:
 		// HEAD names no commit yet: a fresh repository.
 		lines = append(lines, "none")
 	case err == nil || GitExitCode(err) >= 0:
@@ -200,9 +218,27 @@ func locate(ctx context.Context, g GitCmd, t *Tree) error {
 		return filepath.Clean(p)
 	}
 	t.Root, t.Prefix, t.GitDir, t.CommonDir = lines[0], lines[1], lines[2], abs(lines[3])
-	t.statePath, t.indexPath, t.HeadTree = abs(lines[4]), abs(lines[5]), lines[6]
+	t.statePath, t.indexPath, t.ObjectFormat, t.HeadTree = abs(lines[4]), abs(lines[5]), lines[6], lines[paths]
+	if len(t.opts.GitPaths) > 0 {
+		t.gitPaths = make(map[string]string, len(t.opts.GitPaths))
+		for i, name := range t.opts.GitPaths {
+			t.gitPaths[name] = abs(lines[7+i])
+		}
+	}
 	return nil
 }
+
+// IndexPath is the index file the walk read: in a hook, the one
+// GIT_INDEX_FILE names, being committed.
+func (t *Tree) IndexPath() string { return t.indexPath }
+
+// StatePath is where vbd's state directory is (StateDir, without making
+// it).
+func (t *Tree) StatePath() string { return t.statePath }
+
+// GitPath is where `git rev-parse --git-path name` points, absolute, for
+// a name the walk was asked for (WalkOptions.GitPaths); "" for any other.
+func (t *Tree) GitPath(name string) string { return t.gitPaths[name] }
 
 // Repo is where the tree is, as state.Find would say.
 func (t *Tree) Repo() Repo { return Repo{Root: t.Root, GitDir: t.GitDir, statePath: t.statePath} }
@@ -253,11 +289,10 @@ func (t *Tree) list(ctx context.Context, others bool, started <-chan othersResul
 }
 
 // listIndex reads the index file itself (readIndex), or asks ls-files for
-// an index it leaves to git, or when the object format is not known yet
-// (a repository with no commit).
+// an index it leaves to git, or in an object format it does not know.
 func (t *Tree) listIndex(ctx context.Context) error {
 	staged := !t.opts.FilesOnly
-	if n := len(t.HeadTree) / 2; len(t.HeadTree) == 40 || len(t.HeadTree) == 64 {
+	if n := hashLen(t.ObjectFormat); n > 0 {
 		l, err := readIndex(t.indexPath, n, staged)
 		if err == nil {
 			t.index, t.tracked, t.indexKey = l.records, l.tracked, l.key
@@ -266,6 +301,18 @@ func (t *Tree) listIndex(ctx context.Context) error {
 		// Whatever vbd could not read, git reads or explains.
 	}
 	return t.lsFilesIndex(ctx, staged)
+}
+
+// hashLen is the length in bytes of an object id in format, or 0 for a
+// format vbd does not know.
+func hashLen(format string) int {
+	switch format {
+	case "sha1":
+		return 20
+	case "sha256":
+		return 32
+	}
+	return 0
 }
 
 // readStatus runs git status in g.Dir and keeps its records: the tracked
@@ -363,6 +410,70 @@ func (t *Tree) Untracked(ctx context.Context) ([]string, error) {
 	return slices.Clip(t.untracked), nil
 }
 
+// Changes are the status records of the tracked paths that differ
+// between HEAD, the index and the work tree (every kind but '?': the
+// untracked files are Untracked), in git's order. Only a full walk has
+// them; should its status fail, Changes says why.
+func (t *Tree) Changes(ctx context.Context) ([]StatusEntry, error) {
+	if t.opts.FilesOnly || t.opts.IndexOnly {
+		return nil, errors.New("this walk of the tree did not compare the work tree with the index")
+	}
+	if err := wait(ctx, t.statusDone); err != nil {
+		return nil, err
+	}
+	if t.statusErr != nil {
+		return nil, t.statusErr
+	}
+	return slices.Clip(t.status.Entries), nil
+}
+
+// HeadCommit is the commit HEAD names, as a full walk's status said, or
+// "" on a branch with no commit yet.
+func (t *Tree) HeadCommit(ctx context.Context) (string, error) {
+	if _, err := t.Changes(ctx); err != nil {
+		return "", err
+	}
+	if t.headCommit == "(initial)" {
+		return "", nil
+	}
+	return t.headCommit, nil
+}
+
+// Hidden lists the index entries whose work-tree state git status does
+// not compare, as `git ls-files -v` tags them, from the index vbd read:
+// assume-unchanged ones (a lower-case tag: marked so, or added under
+// core.ignoreStat) and skip-worktree ones (S), both sorted. A files-only
+// walk does not keep the flags.
+func (t *Tree) Hidden(ctx context.Context) (assumeUnchanged, skipWorktree []string, err error) {
+	if t.opts.FilesOnly {
+		return nil, nil, errors.New("this walk of the tree listed files only, without the index's flags")
+	}
+	if err := wait(ctx, t.indexed); err != nil {
+		return nil, nil, err
+	}
+	if t.indexErr != nil {
+		return nil, nil, t.indexErr
+	}
+	for rec := range bytes.SplitSeq(t.index, []byte{0}) {
+		// "T mode oid stage\tpath"; most entries are "H ...", shown
+		// in full.
+		if len(rec) < 3 || rec[0] == 'H' || rec[1] != ' ' {
+			continue
+		}
+		_, p, ok := bytes.Cut(rec, []byte{'\t'})
+		if !ok {
+			continue
+		}
+		switch tag := rec[0]; {
+		case tag == 'S' || tag == 's':
+			skipWorktree = append(skipWorktree, string(p))
+		case tag >= 'a' && tag <= 'z':
+			assumeUnchanged = append(assumeUnchanged, string(p))
+		}
+	}
+	return assumeUnchanged, skipWorktree, nil
+}
+
 // mergeSorted merges two sorted lists into one, without duplicates.
 func mergeSorted(a, b []string) []string {
 	out := make([]string, 0, len(a)+len(b))
@@ -401,7 +512,8 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	}
 	n := &Tree{
 		Root: t.Root, Prefix: t.Prefix, GitDir: t.GitDir, CommonDir: t.CommonDir, HeadTree: t.HeadTree,
-		statePath: t.statePath, indexPath: t.indexPath, g: t.g, opts: t.opts, prev: t, now: t.now,
+		ObjectFormat: t.ObjectFormat, statePath: t.statePath, indexPath: t.indexPath, gitPaths: t.gitPaths,
+		g: t.g, opts: t.opts, prev: t, now: t.now,
 		indexed: make(chan struct{}), listed: make(chan struct{}), statusDone: make(chan struct{}),
 	}
 	defer close(n.listed)

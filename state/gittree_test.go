@@ -350,3 +350,96 @@ func TestLocate(t *testing.T) {
 		t.Errorf("Locate of a file: %v", err)
 	}
 }
+
+// TestWalkTreeAnswersTheHook: the pre-commit hook asks the walk for
+// everything it needs of the repository (issue 27 §2: one walk, no git
+// process of its own): extra git paths, the object format, HEAD's commit,
+// the status's tracked changes and the index's assume-unchanged and
+// skip-worktree flags, as `git ls-files -v` tags them.
+func TestWalkTreeAnswersTheHook(t *testing.T) {
+	root := treeRepo(t)
+	writeFile(t, root, "sub/more.go", "package sub\n")
+	gittest.Run(t, root, "add", "sub/more.go")
+	gittest.Run(t, root, "update-index", "--assume-unchanged", "clean.go")
+	gittest.Run(t, root, "update-index", "--skip-worktree", "sub/deep.go")
+	tr := walk(t, root, WalkOptions{GitPaths: []string{"objects", "MERGE_HEAD"}})
+	if got, want := tr.GitPath("objects"), filepath.Join(root, ".git", "objects"); got != want {
+		t.Errorf("GitPath(objects) = %q, want %q", got, want)
+	}
+	if got, want := tr.GitPath("MERGE_HEAD"), filepath.Join(root, ".git", "MERGE_HEAD"); got != want {
+		t.Errorf("GitPath(MERGE_HEAD) = %q, want %q", got, want)
+	}
+	if got := tr.GitPath("shallow"); got != "" {
+		t.Errorf("GitPath of a path not asked for = %q, want none", got)
+	}
+	if tr.ObjectFormat != "sha1" || tr.IndexPath() != filepath.Join(root, ".git", "index") || tr.StatePath() != filepath.Join(root, ".git", "vbd") {
+		t.Errorf("ObjectFormat %q, IndexPath %q, StatePath %q", tr.ObjectFormat, tr.IndexPath(), tr.StatePath())
+	}
+	head, err := tr.HeadCommit(t.Context())
+	if want := strings.TrimSpace(gittest.Run(t, root, "rev-parse", "HEAD")); err != nil || head != want {
+		t.Errorf("HeadCommit = %q, %v; want %q", head, err, want)
+	}
+	changes, err := tr.Changes(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range changes {
+		got = append(got, e.XY+" "+e.Path)
+	}
+	if want := []string{".M dirty.go", "A. sub/more.go"}; !slices.Equal(got, want) {
+		t.Errorf("Changes = %q, want %q (no untracked file)", got, want)
+	}
+	assumed, skipped, err := tr.Hidden(t.Context())
+	if err != nil || !slices.Equal(assumed, []string{"clean.go"}) || !slices.Equal(skipped, []string{"sub/deep.go"}) {
+		t.Errorf("Hidden = %q, %q, %v; want clean.go assumed unchanged, sub/deep.go skip-worktree", assumed, skipped, err)
+	}
+	// The same flags as git's own listing of them.
+	var wantAssumed, wantSkipped []string
+	for _, rec := range strings.Split(strings.TrimSuffix(gittest.Run(t, root, "ls-files", "-v", "-z"), "\x00"), "\x00") {
+		switch tag, p := rec[0], rec[2:]; {
+		case tag == 'S' || tag == 's':
+			wantSkipped = append(wantSkipped, p)
+		case tag >= 'a' && tag <= 'z':
+			wantAssumed = append(wantAssumed, p)
+		}
+	}
+	if !slices.Equal(assumed, wantAssumed) || !slices.Equal(skipped, wantSkipped) {
+		t.Errorf("Hidden = %q, %q; git ls-files -v says %q, %q", assumed, skipped, wantAssumed, wantSkipped)
+	}
+
+	fresh := realPath(t, t.TempDir())
+	gitInit(t, fresh)
+	writeFile(t, fresh, "a.txt", "a\n")
+	gittest.Run(t, fresh, "add", "a.txt")
+	ft := walk(t, fresh, WalkOptions{})
+	if head, err := ft.HeadCommit(t.Context()); err != nil || head != "" || ft.ObjectFormat != "sha1" {
+		t.Errorf("fresh repository: HeadCommit = %q, %v, ObjectFormat %q; want none, sha1", head, err, ft.ObjectFormat)
+	}
+	if _, _, err := walk(t, fresh, WalkOptions{FilesOnly: true}).Hidden(t.Context()); err == nil {
+		t.Error("a files-only walk answered Hidden without the index's flags")
+	}
+	if _, err := walk(t, fresh, WalkOptions{IndexOnly: true}).Changes(t.Context()); err == nil {
+		t.Error("an index-only walk answered Changes without a status")
+	}
+}
+
+// TestNestedRepositoryWithoutTheHooksIndex: a walk with a hook's
+// GIT_INDEX_FILE (the pre-commit hook's) fingerprints a repository nested
+// in the tree with that repository's own index, never the outer one's.
+func TestNestedRepositoryWithoutTheHooksIndex(t *testing.T) {
+	root := treeRepo(t)
+	inner := filepath.Join(root, "inner")
+	if err := os.MkdirAll(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gitInit(t, inner)
+	writeFile(t, inner, "x.txt", "x\n")
+	gittest.Run(t, inner, "add", "x.txt")
+	gittest.Run(t, inner, "commit", "-qm", "inner")
+	plain := digest(t, walk(t, root, WalkOptions{}))
+	hook := append(os.Environ(), "GIT_INDEX_FILE="+filepath.Join(root, ".git", "index"))
+	if got := digest(t, walk(t, root, WalkOptions{Env: hook})); got != plain {
+		t.Error("the nested repository was fingerprinted with the outer repository's index")
+	}
+}
