@@ -468,14 +468,25 @@ done
 if want g; then
 	row "(g) \`git commit\` of one file, $commit_files-file repository, one trivial check" "the time vbd's hook adds ≤ lefthook's" g_none $(for t in $gtools; do echo "g_$t"; done)
 	nm=$(median g_none)
+	nmin=$(stats "$times/g_none.ms" | cut -d' ' -f1)
+	ncpu=$(stats "$times/g_none.cpu" 1 2>/dev/null | cut -d' ' -f2)
 	md ""
-	md "| hook | time added (median − median with no hook) |"
-	md "|---|---|"
+	md "| hook | time added (median − median with no hook) | min − min | CPU added (medians) | git processes the hook started |"
+	md "|---|---|---|---|---|"
 	for t in $gtools; do
 		[ "$t" != none ] || continue
 		added=$(awk -v a="$(median "g_$t")" -v b="$nm" 'BEGIN { printf "%.1f ms", a - b }')
-		md "| $(cat "$times/g_$t.label") | +$added |"
-		say "  time added by $t: +$added"
+		addmin=$(awk -v a="$(stats "$times/g_$t.ms" | cut -d' ' -f1)" -v b="$nmin" 'BEGIN { printf "%.1f ms", a - b }')
+		cpu="-"
+		[ -z "$ncpu" ] || [ ! -f "$times/g_$t.cpu" ] ||
+			cpu=$(awk -v a="$(stats "$times/g_$t.cpu" 1 | cut -d' ' -f2)" -v b="$ncpu" 'BEGIN { printf "%.2f s", a - b }')
+		# One more commit, traced: every git process logs its start
+		# ("built-in:"), the commit and git's own maintenance aside.
+		rm -f "$work/g.trace"
+		(cd "$g/$t" && GIT_TRACE="$work/g.trace" sh "$work/commit.sh") >/dev/null 2>&1 || true
+		procs=$(grep 'trace: built-in: git ' "$work/g.trace" 2>/dev/null | grep -cv 'built-in: git \(add\|commit\|maintenance\) ' || true)
+		md "| $(cat "$times/g_$t.label") | +$added | +$addmin | +$cpu | $procs |"
+		say "  time added by $t: +$added (min +$addmin, cpu +$cpu), $procs git processes"
 	done
 fi
 want e && row "(e) detection on the same tree" "vbd list ≤ 1.3× \`git ls-files -co --exclude-standard\`" e_git e_vbd $(withbase e_base) e_git
