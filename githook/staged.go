@@ -162,23 +162,12 @@ func holdsTracked(tracked []string, dir string) bool {
 	return i < len(tracked) && strings.HasPrefix(tracked[i], dir)
 }
 
-// parseStatus reads `git status --porcelain=v2 -z` into s, through vbd's
-// one status reader.
-func parseStatus(out []byte, s *Staged) error {
-	st, err := state.ParseStatus(out)
-	if err != nil {
-		return err
-	}
-	fromStatus(s, st.Entries)
-	return nil
-}
-
-// fromStatus sorts status records into s's lists.
+// fromStatus sorts the walk's status records of tracked paths into s's
+// lists (its untracked files are untrackedTops').
 func fromStatus(s *Staged, entries []state.StatusEntry) {
 	for _, e := range entries {
 		switch e.Kind {
 		case '?':
-			s.Untracked = append(s.Untracked, strings.TrimSuffix(e.Path, "/"))
 			continue
 		case 'u':
 			s.Unmerged = append(s.Unmerged, e.Path)
@@ -194,7 +183,7 @@ func fromStatus(s *Staged, entries []state.StatusEntry) {
 			s.Unstaged = append(s.Unstaged, e.Path)
 		}
 	}
-	for _, l := range []*[]string{&s.Changed, &s.Unstaged, &s.Untracked, &s.Unmerged} {
+	for _, l := range []*[]string{&s.Changed, &s.Unstaged, &s.Unmerged} {
 		slices.Sort(*l)
 		*l = slices.Compact(*l)
 	}

@@ -6,9 +6,13 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
-func TestParseStatus(t *testing.T) {
+// TestFromStatus: the walk's status records sorted into what a commit
+// changes, what is unstaged and what is unmerged.
+func TestFromStatus(t *testing.T) {
 	const h = " N... 100644 100644 100644 aaaa bbbb "
 	tests := []struct {
 		name string
@@ -31,9 +35,9 @@ func TestParseStatus(t *testing.T) {
 			want: Staged{Changed: []string{"new/name.go", "old/name.go"}},
 		},
 		{
-			name: "untracked and ignored",
+			name: "untracked and ignored records are not changes",
 			out:  "? notes.txt\x00? scratch/\x00! node_modules/\x00",
-			want: Staged{Untracked: []string{"notes.txt", "scratch"}},
+			want: Staged{},
 		},
 		{
 			name: "unmerged",
@@ -53,18 +57,17 @@ func TestParseStatus(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got Staged
-			if err := parseStatus([]byte(tt.out), &got); err != nil {
+			st, err := state.ParseStatus([]byte(tt.out))
+			if err != nil {
 				t.Fatal(err)
 			}
+			var got Staged
+			fromStatus(&got, st.Entries)
 			if !slices.Equal(got.Changed, tt.want.Changed) || !slices.Equal(got.Unstaged, tt.want.Unstaged) ||
 				!slices.Equal(got.Untracked, tt.want.Untracked) || !slices.Equal(got.Unmerged, tt.want.Unmerged) {
 				t.Errorf("got %+v\nwant %+v", got, tt.want)
 			}
 		})
-	}
-	if err := parseStatus([]byte("1 garbage\x00"), new(Staged)); err == nil {
-		t.Error("a malformed entry was accepted")
 	}
 }
 
