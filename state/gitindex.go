@@ -45,6 +45,9 @@ func readIndex(path string, hashLen int, staged bool) (indexListing, error) {
 	var l indexListing
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
+		// Listed, and empty: a fresh repository before its first add
+		// lists no file, which is not "no list".
+		l.tracked = []string{}
 		return l, nil
 	}
 	if err != nil {

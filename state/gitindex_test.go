@@ -175,7 +175,7 @@ func conflict(t *testing.T, root string) {
 // TestReadIndexMissing: no index file is an empty index, as for git.
 func TestReadIndexMissing(t *testing.T) {
 	l, err := readIndex(filepath.Join(t.TempDir(), "index"), 20, true)
-	if err != nil || len(l.records) != 0 || len(l.tracked) != 0 {
+	if err != nil || len(l.records) != 0 || l.tracked == nil || len(l.tracked) != 0 {
 		t.Fatalf("readIndex of no file = %+v, %v", l, err)
 	}
 }
