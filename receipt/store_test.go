@@ -501,3 +501,27 @@ func TestReusedRunIsStoredAsAPointer(t *testing.T) {
 		t.Fatalf("after Prune, Load(pointer) = %v, %v", got, err)
 	}
 }
+
+// BenchmarkFindReusableMiss is a new tree's lookup (every commit through
+// the hook) in a store of big receipts of other trees.
+func BenchmarkFindReusableMiss(b *testing.B) {
+	s := Open(b.TempDir())
+	other := strings.Repeat("cd", 32)
+	for i := range 30 {
+		r := sample(other, 0, Full)
+		for j := range 400 {
+			r.Checks = append(r.Checks, Check{Name: fmt.Sprintf("check %d", j), Status: "pass", Tail: []string{strings.Repeat("x", 160)}})
+		}
+		r.ID = newID(t0.Add(time.Duration(i) * time.Second))
+		if _, err := s.Save(r, t0); err != nil {
+			b.Fatal(err)
+		}
+	}
+	q := Query{Fingerprint: strings.Repeat("ab", 32), Mode: Full, Now: t0}
+	b.ResetTimer()
+	for b.Loop() {
+		if r, _ := s.FindReusable(q); r != nil {
+			b.Fatal("found a receipt of another tree")
+		}
+	}
+}
