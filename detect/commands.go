@@ -17,6 +17,9 @@ import (
 func cmdWords(words []string) (string, []string) {
 	for len(words) > 0 {
 		w := words[0]
+		if p, ok := programVar(w); ok {
+			w, words = p, append([]string{p}, words[1:]...)
+		}
 		switch {
 		case isAssignment(w) || shellPrefixes[w]:
 			words = words[1:]
@@ -70,6 +73,9 @@ func cmdWords(words []string) (string, []string) {
 // `$(BIN)pytest` in a Makefile). Only the braced forms are read so: in
 // `$PREFIXruff` the variable is PREFIXruff.
 func progName(w string) string {
+	if p, ok := programVar(w); ok {
+		return p
+	}
 	b := path.Base(w)
 	for strings.HasPrefix(b, "${") || strings.HasPrefix(b, "$(") {
 		end := strings.IndexByte(b, map[byte]byte{'{': '}', '(': ')'}[b[1]])
@@ -79,6 +85,25 @@ func progName(w string) string {
 		b = b[end+1:]
 	}
 	return b
+}
+
+// programVars are the variables Makefiles and scripts conventionally
+// name a program by (`GO ?= go`, then `$(GO) test`): vbd reads the
+// recipe, not make's expansion of it.
+var programVars = map[string]string{
+	"GO": "go", "GOCMD": "go", "PYTHON": "python", "PYTHON3": "python3", "PY": "python",
+	"NPM": "npm", "YARN": "yarn", "PNPM": "pnpm", "NODE": "node", "CARGO": "cargo",
+	"UV": "uv", "PYTEST": "pytest", "RUFF": "ruff", "MYPY": "mypy", "GOLANGCI_LINT": "golangci-lint",
+}
+
+// programVar reads a command word that is one such variable, `$(GO)` or
+// `${GO}`, as its program.
+func programVar(w string) (string, bool) {
+	if len(w) < 4 || w[0] != '$' || !(w[1] == '(' && w[len(w)-1] == ')' || w[1] == '{' && w[len(w)-1] == '}') {
+		return "", false
+	}
+	p, ok := programVars[w[2:len(w)-1]]
+	return p, ok
 }
 
 // isVarName reports whether s is a shell or make variable's name.
@@ -162,6 +187,12 @@ func writerOf(words []string) string {
 		}
 		if sub == "fmt" {
 			return "go fmt"
+		}
+		if sub == "get" {
+			// In module mode go get edits go.mod and go.sum (and
+			// `go get -u` upgrades every dependency): make lint's
+			// `hash golint || go get -u golang.org/x/lint/golint`.
+			return "go get"
 		}
 	case "cargo":
 		if sub == "fmt" && !hasArg(args, "--check") {

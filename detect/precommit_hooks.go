@@ -9,8 +9,6 @@ import (
 // coverage needs.
 type pcHook struct {
 	repo, id, entry string
-	// passFiles is pass_filenames (true unless set false).
-	passFiles bool
 	// narrowed is set by files: or exclude:, which run the hook on fewer
 	// files than the tool's own configuration would check.
 	narrowed bool
@@ -55,8 +53,6 @@ func preCommitHooks(cfg string) (hooks []pcHook, defaultStages []string) {
 			cur.id = value
 		case "entry":
 			cur.entry = value
-		case "pass_filenames":
-			cur.passFiles = value != "false"
 		case "files", "exclude":
 			cur.narrowed = value != ""
 		case "stages":
@@ -83,7 +79,7 @@ func preCommitHooks(cfg string) (hooks []pcHook, defaultStages []string) {
 			}
 			if key != "repo" {
 				flush()
-				cur = &pcHook{repo: repo, passFiles: true}
+				cur = &pcHook{repo: repo}
 			}
 			set(key, rest)
 			continue

@@ -36,16 +36,16 @@ func TestPreCommitHooks(t *testing.T) {
           - pre-commit
 `,
 			hooks: []pcHook{
-				{repo: "https://github.com/astral-sh/ruff-pre-commit", id: "ruff-check", passFiles: true},
-				{repo: "https://github.com/astral-sh/ruff-pre-commit", id: "ruff-format", passFiles: true},
+				{repo: "https://github.com/astral-sh/ruff-pre-commit", id: "ruff-check"},
+				{repo: "https://github.com/astral-sh/ruff-pre-commit", id: "ruff-format"},
 				{repo: "local", id: "mypy", entry: "uv run mypy", stages: []string{"pre-push"}},
-				{repo: "local", id: "pytest", entry: "pytest -q", passFiles: true, narrowed: true, stages: []string{"pre-commit"}},
+				{repo: "local", id: "pytest", entry: "pytest -q", narrowed: true, stages: []string{"pre-commit"}},
 			},
 		},
 		"default_stages in block style": {
 			cfg: "default_stages:\n  - pre-push\nrepos:\n- repo: local\n  hooks:\n  - id: x\n    entry: ruff check\n",
 			hooks: []pcHook{
-				{repo: "local", id: "x", entry: "ruff check", passFiles: true},
+				{repo: "local", id: "x", entry: "ruff check"},
 			},
 			stages: []string{"pre-push"},
 		},

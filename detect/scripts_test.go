@@ -123,6 +123,14 @@ func TestDetectScripts(t *testing.T) {
 				{name: "ruff", argv: []string{"ruff", "check", "--no-fix"}, skipped: "covered by make vet"},
 			},
 		},
+		"go get in a recipe edits go.mod: a writer, even behind a check for the tool": {
+			fs:    fsOf("Makefile", "GO ?= go\nlint:\n\t@hash golint > /dev/null 2>&1; if [ $$? -ne 0 ]; then \\\n\t\t$(GO) get -u golang.org/x/lint/golint; \\\n\tfi\n\tgolint ./...\nvet:\n\tgo vet ./...\n"),
+			names: []string{"make lint", "make vet"},
+			checks: []want{
+				{name: "make lint", skipped: "rewrites files: go get"},
+				{name: "make vet"},
+			},
+		},
 		"rubocop's autocorrect is a writer, also inside make lint": {
 			fs: fsOf("Makefile", "lint:\n\tbundle exec rubocop -a\ncheck:\n\trubocop --autocorrect-all\n",
 				"sub/Makefile", "lint:\n\trubocop -DA lib\nvet:\n\tbin/rubocop --format progress\n"),
