@@ -40,6 +40,9 @@ func cmdWords(words []string) (string, []string) {
 			(w == "bundle" || w == "bundler") && len(words) > 1 && words[1] == "exec":
 			words = words[2:]
 			continue
+		case w == "php" && len(words) > 1 && !strings.HasPrefix(words[1], "-"):
+			words = words[1:] // php vendor/bin/phpunit: the script is the program
+			continue
 		case (w == "pipenv" || w == "pdm" || w == "hatch" || w == "rye" || w == "pixi") && len(words) > 1 && words[1] == "run":
 			words = words[2:]
 			continue
@@ -209,6 +212,13 @@ func writerOf(words []string) string {
 		if f := rubocopFix(args); f != "" {
 			return prog + " " + f
 		}
+	case "php-cs-fixer", "rector":
+		// php-cs-fixer fix and rector process rewrite unless --dry-run.
+		if (sub == "fix" || sub == "process" || prog == "rector" && sub == "") && !hasArg(args, "--dry-run") {
+			return prog + " " + sub
+		}
+	case "phpcbf":
+		return prog
 	}
 	return ""
 }

@@ -91,8 +91,16 @@ func ecosystems() []ecosystem {
 		{id: ecoGradle, detect: (*detector).detectGradle,
 			markers:   []string{"settings.gradle", "settings.gradle.kts", "build.gradle", "build.gradle.kts", "gradlew"},
 			supported: "build.gradle", tools: []string{"java", "gradle"}},
+		{id: ecoRuby, detect: (*detector).detectRuby, scan: scanRuby, covers: coversRuby,
+			// The test files' keys are markerKey's.
+			markers:   []string{"Gemfile", "Rakefile", "rakefile", "Rakefile.rb", ".rspec", ".rubocop.yml"},
+			supported: "Gemfile", tools: []string{"ruby", "bundle", "rake", "rspec", "rubocop"}},
+		{id: ecoPHP, detect: (*detector).detectPHP, scan: scanPHP, covers: coversPHP,
+			markers: []string{"composer.json", "phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml",
+				"phpstan.neon", "phpstan.neon.dist", "phpstan.dist.neon", ".php-cs-fixer.php", ".php-cs-fixer.dist.php"},
+			supported: "composer.json", tools: []string{"php", "composer"}},
 		{id: ecoUnsupported, detect: (*detector).detectUnsupported,
-			markers: unsupportedFiles(), tools: []string{"ruby", "bundle", "deno"}},
+			markers: unsupportedFiles(), tools: []string{"deno"}},
 	}
 }
 

@@ -78,8 +78,6 @@ var unsupportedMarkers = []unsupportedMarker{
 	{"build.sbt", "an sbt project", "sbt test"},
 	{"CMakeLists.txt", "a CMake project", "cmake -B build && cmake --build build && ctest --test-dir build"},
 	{"meson.build", "a Meson project", "meson setup build && meson test -C build"},
-	{"Gemfile", "a Ruby (Bundler) project", "bundle exec rake test"},
-	{"composer.json", "a PHP (Composer) project", "composer test"},
 	{"mix.exs", "an Elixir (Mix) project", "mix test"},
 	{"Package.swift", "a Swift package", "swift test"},
 	{"pubspec.yaml", "a Dart or Flutter package", "dart test"},

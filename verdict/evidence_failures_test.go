@@ -46,6 +46,9 @@ func TestFailureExcerpts(t *testing.T) {
 		{file: "vitest-fail", runner: detect.RunnerNPM, exit: 1, names: []string{"test/a.test.js > bad"}, first: []string{"FAIL  test/a.test.js > bad"}, lines: []string{"AssertionError: expected 1 to be 2"}},
 		{file: "pytest-fail", runner: detect.RunnerMake, exit: 1, names: []string{"test_a.py::test_b"}, first: []string{"FAILED test_a.py::test_b - assert 1 == 2"}, lines: []string{"test_a.py:5: AssertionError"}},
 		{file: "cargo-fail", runner: detect.RunnerMake, exit: 101, names: []string{"tests::bad"}, first: []string{"---- tests::bad stdout ----"}, lines: []string{"panicked at src/lib.rs:6:16:"}},
+		{file: "ruby-rspec-fail", runner: detect.RunnerRuby, exit: 1, names: []string{"Calc subtracts wrong", "Calc nested raises"}, first: []string{"rspec ./spec/calc_spec.rb:5 # Calc subtracts wrong", "rspec ./spec/calc_spec.rb:15"}, lines: []string{"expected: 1", "RuntimeError:"}},
+		{file: "ruby-minitest-rake-fail", runner: detect.RunnerRuby, exit: 1, names: []string{"CalcTest#test_wrong", "CalcTest#test_raises"}, first: []string{"1) Failure:", "2) Error:"}, lines: []string{"Actual: 2", "RuntimeError: boom"}},
+		{file: "php-phpunit-fail", runner: detect.RunnerPHP, exit: 2, names: []string{"CalcTest::testRaises", "CalcTest::testWrong", "CalcTest::testPairs with data set #1 (1, 2)"}, first: []string{"1) CalcTest::testRaises", "1) CalcTest::testWrong", "2) CalcTest::testPairs"}, lines: []string{"RuntimeException: boom", "Failed asserting that 2 is identical to 1.", "CalcTest.php:9"}},
 		{file: "unittest-fail", runner: detect.RunnerMake, exit: 1, names: []string{"test_a.T.test_b"}, first: []string{"FAIL: test_b (test_a.T.test_b)"}, lines: []string{"AssertionError: 1 != 2"}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {

@@ -144,6 +144,9 @@ func FuzzQuietPathChangesNothing(f *testing.F) {
 		"bash: line 1: jest: command not found",
 		"Cannot find module 'left-pad'",
 		"go: example.com/m@v1.0.0: dial tcp: lookup proxy.golang.org: no such host",
+		"Could not find gem 'rspec' in locally installed gems.",
+		"/x/definition.rb:486:in `materialize': Could not find rspec-3.9.0 in any of the sources (Bundler::GemNotFound)",
+		"bundler: command not found: rubocop",
 	} {
 		f.Add([]byte(seed))
 	}

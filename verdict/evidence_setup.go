@@ -41,14 +41,23 @@ var (
 	// Gradle unable to resolve dependencies, or its wrapper unable to
 	// download Gradle itself.
 	gradleDownload = lazyre.New(`^(?:> )?Could not (?:resolve (?:all (?:files|dependencies|artifacts|task dependencies) for configuration|[\w.-]+:[\w.-]+)|GET '|download )|^Exception in thread "main" java\.net\.(?:UnknownHostException|ConnectException)`)
-	exit127        = lazyre.New(`^make(?:\[\d+\])?: \*\*\* .*Error 127$|^error: Recipe .* with exit code 127$|^task: .*exit status 127$`)
+	// Bundler unable to load a gem the bundle needs: "Could not find gem
+	// 'rspec' in locally installed gems.", "Could not find rspec-3.12.0 in
+	// any of the sources" (also inside a backtrace's first line, ending
+	// "(Bundler::GemNotFound)"), "bundler: command not found: rubocop".
+	bundlerMissing = lazyre.New(`(?:^|: )(Could not find (?:gem '[^']+'|\S+(?:, \S+)*) in (?:locally installed gems|any of the sources|rubygems repository)[^(]*)|^bundler: (command not found: \S+)$`)
+	// bundle exec of a program the bundle does not hold: "can't find
+	// executable rake for gem rake. rake is not currently included in the
+	// bundle, perhaps you meant to add it to your Gemfile? (Gem::Exception)".
+	bundlerNotIncluded = lazyre.New(`(\S+) is not currently included in the bundle`)
+	exit127            = lazyre.New(`^make(?:\[\d+\])?: \*\*\* .*Error 127$|^error: Recipe .* with exit code 127$|^task: .*exit status 127$`)
 )
 
 // The bytes the messages above start or end with; the text scanner's quiet
 // path (lineTables) skips the watch for a line with neither.
 const (
-	setupFirstBytes = "CEge[>"
-	setupLastBytes  = "dt'egy7"
+	setupFirstBytes = "CEge[>b"
+	setupLastBytes  = "dt'egy7)"
 )
 
 var setupFirst, setupLast = newByteSet(setupFirstBytes), newByteSet(setupLastBytes)
@@ -129,6 +138,13 @@ func (w *setupWatch) line(l []byte) {
 		if l[0] == 'E' {
 			w.kind = "gradle wrapper"
 		}
+	case l[0] == 'C' && hasPrefix(l, "Could not find ") || l[0] == 'b' && hasPrefix(l, "bundler: command not found: ") ||
+		l[len(l)-1] == ')' && (bytes.HasSuffix(l, []byte("(Bundler::GemNotFound)")) || bytes.HasSuffix(l, []byte("(Gem::Exception)"))):
+		if m := bundlerMissing.FindSubmatch(l); m != nil {
+			w.what, w.kind = strings.TrimSpace(string(m[1])+string(m[2])), "ruby"
+		} else if m := bundlerNotIncluded.FindSubmatch(l); m != nil {
+			w.what, w.kind = string(m[1])+" is not in the bundle", "ruby gemfile"
+		}
 	case hasPrefix(l, "go: ") || netFailure(l):
 		if goDownload.Match(l) {
 			w.what, w.kind = strings.TrimSpace(lineString(l)), "go"
@@ -166,6 +182,10 @@ func (w *setupWatch) result() string {
 		return "Gradle dependencies could not be downloaded: run `./gradlew dependencies` (or `gradle dependencies`) with network access (" + w.what + ")"
 	case "gradle wrapper":
 		return "the Gradle wrapper could not download Gradle: run `./gradlew --version` with network access (" + w.what + ")"
+	case "ruby":
+		return "gems are not installed: run `bundle install` (" + w.what + ")"
+	case "ruby gemfile":
+		return "the bundle lacks a program a check runs: add its gem to the Gemfile (or the gemspec), then run `bundle install` (" + w.what + ")"
 	case "python":
 		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
 	}

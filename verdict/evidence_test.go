@@ -175,6 +175,28 @@ var fixtures = []fixture{
 	{file: "gradle-no-source", runner: detect.RunnerGradle, exit: 0, status: Vacuous, detail: "test task had no tests (NO-SOURCE)"},
 	{file: "gradle-wrapper-offline", runner: detect.RunnerGradle, exit: 1, status: Setup, detail: "the Gradle wrapper could not download Gradle: run `./gradlew --version` with network access (Exception in thread \"main\" java.net.UnknownHostException: services.gradle.org)"},
 	{file: "gradle-deps-offline", runner: detect.RunnerGradle, exit: 1, status: Setup, detail: "Gradle dependencies could not be downloaded: run `./gradlew dependencies` (or `gradle dependencies`) with network access (Could not resolve all files for configuration ':compileClasspath'.)"},
+	// Ruby, captured here (ruby 3.1.2, rspec 3.12, minitest 5.17, rake
+	// 13.0.6, Bundler 2.3.15): rspec's and minitest's counts; 0 examples,
+	// 0 runs and tests with 0 assertions are vacuous; a spec file that
+	// does not load fails; gems Bundler cannot find are setup.
+	{file: "ruby-rspec-pass", runner: detect.RunnerRuby, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "rspec"},
+	{file: "ruby-rspec-fail", runner: detect.RunnerRuby, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 2, skipped: 2, total: 5},
+	{file: "ruby-rspec-none", runner: detect.RunnerRuby, exit: 0, status: Vacuous, detail: "0 tests ran"},
+	{file: "ruby-rspec-load-error", runner: detect.RunnerRuby, exit: 1, status: Fail, detail: "exit 1"},
+	{file: "ruby-minitest-pass", runner: detect.RunnerRuby, exit: 0, status: Pass, detail: "2 passed", counted: true, passed: 2, total: 2, evRunner: "minitest"},
+	{file: "ruby-minitest-rake-fail", runner: detect.RunnerRuby, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 2, skipped: 1, total: 4},
+	{file: "ruby-minitest-none", runner: detect.RunnerRuby, exit: 0, status: Vacuous, detail: "0 tests ran"},
+	{file: "ruby-minitest-no-assertions", runner: detect.RunnerRuby, exit: 0, status: Vacuous, detail: "1 tests ran with 0 assertions"},
+	{file: "ruby-bundler-missing-gem", runner: detect.RunnerRuby, exit: 1, status: Setup, detail: "gems are not installed: run `bundle install` (Could not find rspec-3.99.0, rspec-core-3.99.0 in any of the sources)"},
+	{file: "ruby-bundler-no-rubocop", runner: detect.RunnerRuby, kind: detect.KindLint, exit: 127, status: Setup, detail: "gems are not installed: run `bundle install` (command not found: rubocop)"},
+	{file: "ruby-bundler-no-rake", runner: detect.RunnerRuby, exit: 1, status: Setup, detail: "the bundle lacks a program a check runs: add its gem to the Gemfile (or the gemspec), then run `bundle install` (rake is not in the bundle)"},
+	// PHPUnit 9.6.7 (php 8.2), captured here: a skipped test is no pass;
+	// 0 assertions and "No tests executed!" are vacuous.
+	{file: "php-phpunit-pass", runner: detect.RunnerPHP, exit: 0, status: Pass, detail: "2 passed", counted: true, passed: 2, total: 2, evRunner: "phpunit"},
+	{file: "php-phpunit-pass-skipped", runner: detect.RunnerPHP, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "phpunit"},
+	{file: "php-phpunit-fail", runner: detect.RunnerPHP, exit: 2, status: Fail, detail: "exit 2", counted: true, passed: 2, failed: 3, skipped: 1, total: 6},
+	{file: "php-phpunit-no-tests", runner: detect.RunnerPHP, exit: 0, status: Vacuous, detail: "no tests executed"},
+	{file: "php-phpunit-no-assertions", runner: detect.RunnerPHP, exit: 0, status: Vacuous, detail: "1 tests ran with 0 assertions"},
 	{file: "turbo-pass", runner: detect.RunnerTurbo, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "node --test"},
 	{file: "turbo-fail", runner: detect.RunnerTurbo, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
 	{file: "turbo-t1-affected-none", runner: detect.RunnerTurbo, exit: 0, status: Vacuous, detail: "turbo ran no task"},

@@ -27,12 +27,17 @@ const (
 	rPyright
 	rMaven
 	rGradle
+	rRSpec
+	rMinitest
+	rRubocop
+	rPHPUnit
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
-var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright", "maven", "gradle"}
+var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright", "maven", "gradle",
+	"rspec", "minitest", "rubocop", "phpunit"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {
@@ -80,6 +85,8 @@ type textScanner struct {
 	ut      unittestPending
 	pc      preCommitTally
 	vitest  vitestState
+	ruby    rubyState
+	php     phpState
 	fails   failureSet
 	passed  nameSet
 	setup   setupWatch

@@ -85,6 +85,8 @@ func textMatchers() []textMatcher {
 		vitestMatcher(),
 		mavenMatcher(),
 		gradleMatcher(),
+		rubyMatcher(),
+		phpunitMatcher(),
 		bazelMatcher(), // before pytest and unittest, whose ERROR:/FAIL: lines it shares a byte with
 		pytestMatcher(),
 		unittestMatcher(),
