@@ -108,7 +108,8 @@ func (d *detector) addPHP(dir string, cj composerJSON) {
 		// --timeout=0: Composer's own limit (300 s) would kill a long
 		// suite; vbd's budget and check limit apply instead.
 		test = mk("composer test", KindTest, false, src,
-			src+`'s test script is the project's own entry point ("`+strings.Join(lines, `", "`)+`"); Composer runs it with its bin-dir on PATH; `+vac,
+			src+`'s test script is the project's own entry point ("`+strings.Join(lines, `", "`)+`"); Composer runs it with its bin-dir on PATH; `+
+				`a result cache PHPUnit writes (.phpunit.result.cache) must be ignored, or the tree guard fails the run; `+vac,
 			"composer", "run-script", "--timeout=0", "test")
 		for _, l := range phpScriptLines(cj, lines, 0) {
 			cmds, err := Commands(l)
@@ -136,10 +137,20 @@ func (d *detector) addPHP(dir string, cj composerJSON) {
 		case cj.requires("phpunit/phpunit"):
 			reason = src + " requires phpunit/phpunit"
 		}
-		test = mk("phpunit", KindTest, false, src, reason+"; no test script, so the project's own PHPUnit ("+phpTool(cj, "phpunit")+"); "+vac,
-			phpTool(cj, "phpunit"))
-		if conf != "" {
+		// --do-not-cache-result: PHPUnit 8+ writes .phpunit.result.cache
+		// into the tree otherwise.
+		test = mk("phpunit", KindTest, false, src, reason+"; no test script, so the project's own PHPUnit ("+phpTool(cj, "phpunit")+
+			"); --do-not-cache-result, since it writes .phpunit.result.cache into the tree otherwise; "+vac,
+			phpTool(cj, "phpunit"), "--do-not-cache-result")
+		switch {
+		case conf != "":
 			test.Source = path.Join(dir, conf)
+		case reason != "" && d.exists(path.Join(dir, "tests")):
+			// Without a configuration PHPUnit runs only what it is given.
+			test.Argv = append(test.Argv, "tests")
+			test.Reason += "; no phpunit.xml, so the tests/ directory"
+		case reason != "":
+			test.Skipped = skipWhy("no phpunit.xml and no tests/ directory: PHPUnit would only print its usage")
 		}
 		if reason == "" {
 			test.Reason = src + " marks a PHP project"

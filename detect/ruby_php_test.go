@@ -97,10 +97,10 @@ func TestDetectRubyPHP(t *testing.T) {
 			},
 		},
 		"php: no test script: vendor/bin/phpunit, and no vendor/ is setup naming composer install": {
-			fs:     fsOf("composer.json", `{"require-dev":{"phpunit/phpunit":"^9"},"config":{"bin-dir":"bin"}}`),
+			fs:     fsOf("composer.json", `{"require-dev":{"phpunit/phpunit":"^9"},"config":{"bin-dir":"bin"}}`, "tests/ATest.php", ""),
 			git:    true,
 			opts:   Options{LookPath: all},
-			checks: []want{{name: "phpunit", argv: []string{"bin/phpunit"}, reason: "requires phpunit/phpunit", setup: "run `composer install`"}},
+			checks: []want{{name: "phpunit", argv: []string{"bin/phpunit", "--do-not-cache-result", "tests"}, reason: "requires phpunit/phpunit", setup: "run `composer install`"}},
 		},
 		"php: a test script that rewrites files is refused": {
 			fs:     fsOf("composer.json", `{"scripts":{"test":"php-cs-fixer fix && phpunit"}}`, "vendor/autoload.php", ""),
