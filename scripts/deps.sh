@@ -3,7 +3,9 @@
 # is missing:
 #  - from Debian's packages (root with apt-get): git, make, pre-commit,
 #    node, npm, python3, pytest, mypy, tox and the shell linter
-#    (package shellcheck), Java and Maven (default-jdk-headless, maven);
+#    (package shellcheck), Java and Maven (default-jdk-headless, maven),
+#    Ruby (ruby with its minitest, rake, ruby-rspec, bundler) and PHP
+#    (php-cli, composer, phpunit);
 #  - with go install into $GOBIN (else GOPATH/bin): golangci-lint v2 and
 #    Task;
 #  - with npm into a cache outside the repository ($VBD_TOOLS_DIR, else
@@ -50,6 +52,13 @@ need tox tox
 need shellcheck shellcheck
 need java default-jdk-headless
 need mvn maven
+need ruby ruby
+need rake rake
+need rspec ruby-rspec
+need bundle bundler
+need php php-cli
+need composer composer
+need phpunit phpunit
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		say "installing$missing from Debian's packages"
