@@ -31,7 +31,10 @@ type phpState struct {
 }
 
 func phpunitMatcher() textMatcher {
-	return textMatcher{first: "OTN0123456789", line: (*textScanner).phpunitLine, maxIndent: 0}
+	// Its "1) Class::test" lines start with a digit: rubyLine, which
+	// reads digits at the margin anyway, hands them to phpunitFailedLine,
+	// so a log line starting with a digit costs one matcher, not two.
+	return textMatcher{first: "OTN", line: (*textScanner).phpunitLine, maxIndent: 0}
 }
 
 func (s *textScanner) phpunitLine(l, t []byte) bool {
@@ -75,14 +78,19 @@ func (s *textScanner) phpunitLine(l, t []byte) bool {
 			s.noTests(rPHPUnit, "no tests executed")
 			return true
 		}
-	default:
-		if !s.php.failures {
-			return false
-		}
-		if m := phpunitFailed.FindSubmatch(l); m != nil {
-			s.fails.start(string(m[2]), l, phpunitBlockEnd)
-			return true
-		}
+	}
+	return false
+}
+
+// phpunitFailedLine reads a line at the margin starting with a digit:
+// under "There was 1 failure:", "1) Class::test" opens that failure.
+func (s *textScanner) phpunitFailedLine(l []byte) bool {
+	if !s.php.failures {
+		return false
+	}
+	if m := phpunitFailed.FindSubmatch(l); m != nil {
+		s.fails.start(string(m[2]), l, phpunitBlockEnd)
+		return true
 	}
 	return false
 }

@@ -1,8 +1,6 @@
 package verdict
 
 import (
-	"strings"
-
 	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
@@ -83,12 +81,25 @@ func (s *textScanner) rubyLine(l, t []byte) bool {
 	if indent > 0 {
 		return s.rubyFailureHead(l, t)
 	}
+	if s.php.failures && s.phpunitFailedLine(l) {
+		return true
+	}
+	// Told apart by the word after the count: a log line that starts with
+	// a digit (a date, a time) is passed over at its first non-digit.
+	i := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	word := t[i:]
+	if len(word) < 6 || word[0] != ' ' {
+		return false
+	}
 	switch {
-	case strings.Contains(string(t), " examples, ") || strings.Contains(string(t), " example, "):
+	case hasPrefix(word, " example"):
 		return s.rspecCountLine(l)
-	case strings.Contains(string(t), " assertions, "):
+	case hasPrefix(word, " runs, ") || hasPrefix(word, " tests, "):
 		return s.minitestCountLine(l)
-	case strings.Contains(string(t), " inspected, "):
+	case hasPrefix(word, " file"):
 		if m := rubocopCount.FindSubmatch(l); m != nil {
 			n, bad := atoi(m[1]), atoi(m[2])
 			if n == 0 {

@@ -98,6 +98,15 @@ func (w *setupWatch) line(l []byte) {
 	if !setupFirst[l[0]] && !setupLast[l[len(l)-1]] {
 		return
 	}
+	if l[len(l)-1] == ')' && !setupFirst[l[0]] {
+		// Only Bundler's backtrace ends so ("…: Could not find rspec-3.9 in
+		// any of the sources (Bundler::GemNotFound)"): one cheap test for
+		// the many other lines that end in ')'.
+		if w.what == "" && (l[len(l)-2] == 'd' || l[len(l)-2] == 'n') && (bytes.HasSuffix(l, []byte("::GemNotFound)")) || bytes.HasSuffix(l, []byte("(Gem::Exception)"))) {
+			w.bundler(l)
+		}
+		return
+	}
 	switch {
 	case l[len(l)-1] == '7':
 		w.status127 = w.status127 || exit127.Match(l)
@@ -138,17 +147,21 @@ func (w *setupWatch) line(l []byte) {
 		if l[0] == 'E' {
 			w.kind = "gradle wrapper"
 		}
-	case l[0] == 'C' && hasPrefix(l, "Could not find ") || l[0] == 'b' && hasPrefix(l, "bundler: command not found: ") ||
-		l[len(l)-1] == ')' && (bytes.HasSuffix(l, []byte("(Bundler::GemNotFound)")) || bytes.HasSuffix(l, []byte("(Gem::Exception)"))):
-		if m := bundlerMissing.FindSubmatch(l); m != nil {
-			w.what, w.kind = strings.TrimSpace(string(m[1])+string(m[2])), "ruby"
-		} else if m := bundlerNotIncluded.FindSubmatch(l); m != nil {
-			w.what, w.kind = string(m[1])+" is not in the bundle", "ruby gemfile"
-		}
+	case l[0] == 'C' && hasPrefix(l, "Could not find ") || l[0] == 'b' && hasPrefix(l, "bundler: command not found: "):
+		w.bundler(l)
 	case hasPrefix(l, "go: ") || netFailure(l):
 		if goDownload.Match(l) {
 			w.what, w.kind = strings.TrimSpace(lineString(l)), "go"
 		}
+	}
+}
+
+// bundler reads a line of Bundler's about a gem it cannot load.
+func (w *setupWatch) bundler(l []byte) {
+	if m := bundlerMissing.FindSubmatch(l); m != nil {
+		w.what, w.kind = strings.TrimSpace(string(m[1])+string(m[2])), "ruby"
+	} else if m := bundlerNotIncluded.FindSubmatch(l); m != nil {
+		w.what, w.kind = string(m[1])+" is not in the bundle", "ruby gemfile"
 	}
 }
 
