@@ -17,6 +17,9 @@ var clearedVars = map[string]bool{
 	"GNUMAKEFLAGS":   true,
 	"PYTEST_ADDOPTS": true,
 	"NODE_OPTIONS":   true,
+	"SPEC_OPTS":      true,
+	"TESTOPTS":       true,
+	"MAVEN_ARGS":     true,
 }
 
 // safeGoFlags are GOFLAGS entries that cannot hide a test: they change how
@@ -56,6 +59,9 @@ func EnvPolicy() []EnvRule {
 		"GNUMAKEFLAGS":   "make's flags from a parent could skip recipes",
 		"PYTEST_ADDOPTS": "could deselect tests (-k, --co)",
 		"NODE_OPTIONS":   "could preload a module that stubs out tests",
+		"SPEC_OPTS":      "rspec reads it: --dry-run reports every example passed without running one",
+		"TESTOPTS":       "rake test passes it to minitest: -n/--name deselects tests",
+		"MAVEN_ARGS":     "Maven adds it to every command line: -DskipTests, -Dtest=…",
 	}
 	names := make([]string, 0, len(clearedVars))
 	for k := range clearedVars {

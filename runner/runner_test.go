@@ -240,10 +240,11 @@ func TestOutputIsBoundedInMemoryAndWholeOnDisk(t *testing.T) {
 }
 
 func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
-	base := []string{"PATH=/bin", "MAKEFLAGS=n", "GOFLAGS=-run=^$ -mod=mod", "PYTEST_ADDOPTS=-k nothing", "FORCE_COLOR=1", "HOME=/h"}
+	base := []string{"PATH=/bin", "MAKEFLAGS=n", "GOFLAGS=-run=^$ -mod=mod", "PYTEST_ADDOPTS=-k nothing", "FORCE_COLOR=1", "HOME=/h",
+		"SPEC_OPTS=--dry-run", "TESTOPTS=-n /none/", "MAVEN_ARGS=-DskipTests"}
 	env, cleared := Environ(base, []string{"GOFLAGS=-v"})
 	got := strings.Join(env, " ")
-	for _, bad := range []string{"MAKEFLAGS", "PYTEST_ADDOPTS", "-run=", "FORCE_COLOR"} {
+	for _, bad := range []string{"MAKEFLAGS", "PYTEST_ADDOPTS", "-run=", "FORCE_COLOR", "SPEC_OPTS", "TESTOPTS", "MAVEN_ARGS"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("env still holds %s: %s", bad, got)
 		}
@@ -256,7 +257,7 @@ func TestEnvironClearsWhatCouldFakeAPass(t *testing.T) {
 			t.Errorf("env lacks %s: %s", want, got)
 		}
 	}
-	if want := "GOFLAGS=-run=^$ MAKEFLAGS=n PYTEST_ADDOPTS=-k nothing"; strings.Join(cleared, " ") != want {
+	if want := "GOFLAGS=-run=^$ MAKEFLAGS=n MAVEN_ARGS=-DskipTests PYTEST_ADDOPTS=-k nothing SPEC_OPTS=--dry-run TESTOPTS=-n /none/"; strings.Join(cleared, " ") != want {
 		t.Errorf("cleared = %q, want %q", strings.Join(cleared, " "), want)
 	}
 	// A user's NO_COLOR passes through untouched, as does its absence.
