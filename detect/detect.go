@@ -23,6 +23,10 @@ type Options struct {
 	// LookPath reports whether a tool is on PATH (to choose between
 	// pre-commit and prek). Nil means every tool is present.
 	LookPath func(string) bool
+	// PyModule reports whether the interpreter python (a program on PATH)
+	// can import module: python3 without pytest beside a pytest on PATH
+	// runs that pytest instead. Nil means it can.
+	PyModule func(python, module string) bool
 }
 
 // inGit reports whether detection was given git's file list, which is

@@ -143,11 +143,18 @@ func (d *detector) addPython(roots map[string]bool, dir string) {
 		d.add(ecoPython, c)
 	}
 	python := []string{"python3", "-m"}
-	if len(run) > 0 {
+	switch {
+	case len(run) > 0:
 		python = nil
-	} else if d.exists(path.Join(dir, ".venv/bin/python")) {
+	case d.exists(path.Join(dir, ".venv/bin/python")):
 		python = []string{".venv/bin/python", "-m"}
 		via = "with the project's .venv"
+	case d.onPath("pytest") && d.opts.PyModule != nil && !d.opts.PyModule("python3", "pytest"):
+		// python3 -m pytest would only say "No module named pytest",
+		// while the pytest on PATH runs under an interpreter that has it
+		// (a system pytest beside a pyenv or venv python3).
+		python = nil
+		via = "with the pytest on PATH (the active python3 has no pytest module)"
 	}
 	c := mk("pytest", KindTest, false, "", append(python, "pytest", "-p", "no:cacheprovider")...)
 	c.Runner = RunnerPytest

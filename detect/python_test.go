@@ -62,6 +62,30 @@ func TestDetectPython(t *testing.T) {
 			opts:   Options{LookPath: func(string) bool { return false }},
 			checks: []want{{name: "pyright", skipped: "pyright not installed (npm install -g pyright); a run fails as setup until it is installed or the check disabled"}},
 		},
+		"python3 without pytest, a pytest on PATH: that pytest runs": {
+			fs:   fsOf("pytest.ini", "[pytest]\n", "test_x.py", pyTestA),
+			git:  true,
+			opts: Options{PyModule: func(python, module string) bool { return python != "python3" || module != "pytest" }},
+			checks: []want{{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, argv: []string{"pytest", "-p", "no:cacheprovider"},
+				reason: "run with the pytest on PATH (the active python3 has no pytest module)"}},
+		},
+		"python3 without pytest and none on PATH: python3 -m pytest says so when run": {
+			fs:     fsOf("pytest.ini", "[pytest]\n", "test_x.py", pyTestA),
+			git:    true,
+			opts:   Options{LookPath: func(string) bool { return false }, PyModule: func(string, string) bool { return false }},
+			checks: []want{{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, argv: pytest, reason: "run with the active python3 (no uv.lock or poetry.lock)"}},
+		},
+		"python3 with pytest: python3 -m pytest": {
+			fs:     fsOf("pytest.ini", "[pytest]\n", "test_x.py", pyTestA),
+			git:    true,
+			opts:   Options{PyModule: func(string, string) bool { return true }},
+			checks: []want{{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, argv: pytest}},
+		},
+		"a .venv is used whatever python3 has": {
+			fs:     fsOf("pytest.ini", "[pytest]\n", "test_x.py", pyTestA, ".venv/bin/python", ""),
+			opts:   Options{PyModule: func(string, string) bool { return false }},
+			checks: []want{{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, argv: []string{".venv/bin/python", "-m", "pytest", "-p", "no:cacheprovider"}}},
+		},
 		"a package without tests is explained": {
 			fs:     fsOf("setup.py", "from setuptools import setup\n"),
 			git:    true,

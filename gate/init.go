@@ -35,7 +35,7 @@ func WriteConfig(ctx context.Context, dir string, force bool) (path string, chec
 			return "", 0, fmt.Errorf("list files: %w", err)
 		}
 	}
-	plan, err := detect.Detect(os.DirFS(repo.Root), detect.Options{Files: files, LookPath: onPath})
+	plan, err := detect.Detect(os.DirFS(repo.Root), detect.Options{Files: files, LookPath: onPath, PyModule: pyModule(ctx)})
 	if err != nil {
 		return "", 0, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
 	}

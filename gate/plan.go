@@ -61,7 +61,7 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 			return repo, cfg, detect.Plan{}, err
 		}
 	}
-	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Scan: scan, Config: cfg, LookPath: onPath})
+	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Scan: scan, Config: cfg, LookPath: onPath, PyModule: pyModule(ctx)})
 	if err != nil {
 		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
 	}
