@@ -178,6 +178,9 @@ func (d *detector) detectNPM() {
 			d.unreadable(ecoNPM, dir, src, fmt.Errorf("it is not valid JSON (%w); fix the file so its scripts can be checked", err))
 			continue
 		}
+		if d.notAWorkspacePackage(dir, pj) {
+			continue
+		}
 		for _, n := range pj.notes {
 			d.warn(src + ": " + n)
 		}

@@ -78,6 +78,32 @@ func (w cargoManifest) holds(dir string) bool {
 	return false
 }
 
+// strayInWorkspace reports whether the crate in dir lies below a
+// workspace (the nearest above it) that neither has it as a member nor
+// excludes it.
+func strayInWorkspace(manifests []cargoManifest, dir string) bool {
+	var near *cargoManifest
+	for i := range manifests {
+		w := &manifests[i]
+		if w.workspace && w.dir != dir && within(dir, w.dir) && (near == nil || len(w.dir) > len(near.dir)) {
+			near = w
+		}
+	}
+	if near == nil {
+		return false
+	}
+	rel := dir
+	if near.dir != "." {
+		rel = strings.TrimPrefix(dir, near.dir+"/")
+	}
+	for _, e := range near.exclude {
+		if e = path.Clean(e); rel == e || strings.HasPrefix(rel, e+"/") {
+			return false
+		}
+	}
+	return !near.holds(dir)
+}
+
 // detectRust adds cargo's checks for each project root: a workspace root
 // (its members are tested by --workspace and are not roots of their own)
 // or a package outside every workspace.
@@ -109,6 +135,12 @@ func (d *detector) detectRust() {
 		}
 		if ws != nil {
 			continue // tested by the workspace root's --workspace
+		}
+		if !m.workspace && strayInWorkspace(manifests, m.dir) {
+			// The workspace's members say what a crate is: cargo refuses
+			// to build a package below a workspace that neither lists nor
+			// excludes it, so it is a sample or a fixture a test reads.
+			continue
 		}
 		if !m.isPackage && !m.workspace {
 			d.project()

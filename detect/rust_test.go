@@ -34,6 +34,15 @@ func TestDetectRust(t *testing.T) {
 				{name: "cargo test (crates/old)", dir: "crates/old"},
 			},
 		},
+		"a crate below a workspace that neither lists nor excludes it is no root": {
+			// cargo refuses to build it ("believes it's in a workspace
+			// when it's not"): a sample or a fixture a test reads.
+			fs: fsOf("Cargo.toml", cargoWS, "crates/a/Cargo.toml", cargoPkg, "tests/sample/Cargo.toml", cargoPkg,
+				"crates/old/Cargo.toml", cargoPkg, "fuzz/Cargo.toml", cargoPkg+"[workspace]\nmembers = [\".\"]\n"),
+			git: true,
+			names: []string{"cargo clippy", "cargo fmt", "cargo test", "cargo clippy (crates/old)", "cargo fmt (crates/old)", "cargo test (crates/old)",
+				"cargo clippy (fuzz)", "cargo fmt (fuzz)", "cargo test (fuzz)"},
+		},
 		"a nested workspace root with a package of its own": {
 			fs:    fsOf("rust/Cargo.toml", cargoPkg+"[workspace]\nmembers = [\"x\"]\n", "rust/x/Cargo.toml", cargoPkg),
 			git:   true,

@@ -190,6 +190,28 @@ func matchParts(g, p []string) bool {
 	return len(p) == 0
 }
 
+// notAWorkspacePackage reports whether the package.json in dir lies
+// inside a JS workspace whose package globs leave it out: the workspace's
+// globs say what a package is, so a package.json below it that no glob
+// includes (a test app, a sample, a fixture some test reads) is not a
+// project root, as the package manager does not install it either. One
+// with a lockfile or a workspace of its own is installed on its own, and
+// stays a root. The workspace roots above dir are known by now:
+// detectNPM reads the package.json files in path order, parents first.
+func (d *detector) notAWorkspacePackage(dir string, pj packageJSON) bool {
+	if dir == "." || len(pj.workspaces) > 0 || d.tree.has(dir, "pnpm-workspace.yaml") || d.ownLockfile(dir) {
+		return false
+	}
+	for p := parentDir(dir); ; p = parentDir(p) {
+		if ws := d.js.workspaces[p]; ws != nil {
+			return !ws.holds(dir)
+		}
+		if p == "." {
+			return false
+		}
+	}
+}
+
 // ownLockfile reports whether a package directory has a lockfile of its
 // own: it is installed, and so checked, on its own (a nested build root),
 // not as a workspace package.

@@ -30,8 +30,10 @@ func TestDetectWorkspaces(t *testing.T) {
 			git: true,
 			checks: []want{
 				{name: "npm test (libs/x/y)", skipped: covered("npm test", recurse("npm run test -ws", "test"))},
-				{name: "npm test (libs/old)", dir: "libs/old"},
 			},
+			// libs/old is excluded: the workspace's globs say it is no
+			// package, so it is no project root either.
+			names: []string{"npm test", "npm run lint (libs/x/y)", "npm test (libs/x/y)"},
 		},
 		"pnpm-workspace.yaml and pnpm -r": {
 			fs: fsOf("package.json", pkg(`"test":"pnpm -r --parallel test","lint":"pnpm --recursive run lint"`),
@@ -41,8 +43,29 @@ func TestDetectWorkspaces(t *testing.T) {
 			checks: []want{
 				{name: "pnpm test (apps/web)", skipped: covered("pnpm test", recurse("pnpm -r --parallel test", "test"))},
 				{name: "pnpm run lint (libs/ui)", skipped: covered("pnpm run lint", recurse("pnpm --recursive run lint", "lint"))},
-				{name: "pnpm test (tools)", dir: "tools"},
 			},
+			// tools/ matches no glob: pnpm does not install it, and vbd
+			// does not take it for a project.
+			names: []string{"pnpm run lint", "pnpm test", "pnpm run lint (apps/web)", "pnpm test (apps/web)", "pnpm run lint (libs/ui)", "pnpm test (libs/ui)"},
+		},
+		"a package.json the workspace's globs leave out is no project root": {
+			fs: fsOf("package.json", `{"workspaces":["packages/*"],"scripts":{"test":"node --test"}}`,
+				"packages/a/package.json", member,
+				// a test app and a sample inside a package, and one under
+				// test/: none is matched by packages/*
+				"packages/a/test/app/package.json", pkg(`"test":"exit 1"`),
+				"test/e2e/package.json", pkg(`"test":"exit 1"`),
+				// its own lockfile: installed on its own, a root of its own
+				"website/package.json", pkg(`"test":"node --test"`), "website/package-lock.json", "{}",
+				// a nested workspace root is one too
+				"tools/package.json", `{"workspaces":["t/*"],"scripts":{"test":"node --test"}}`),
+			git:   true,
+			names: []string{"npm test", "npm run lint (packages/a)", "npm test (packages/a)", "npm test (tools)", "npm test (website)"},
+		},
+		"outside a workspace every package.json is a root": {
+			fs:    fsOf("package.json", pkg(`"test":"node --test"`), "test/e2e/package.json", pkg(`"test":"node --test"`)),
+			git:   true,
+			names: []string{"npm test", "npm test (test/e2e)"},
 		},
 		"yarn workspaces run, foreach and lerna": {
 			fs: fsOf("package.json", `{"workspaces":["p/*"],"scripts":{"test":"yarn workspaces foreach -A run test","lint":"lerna run lint --stream"}}`,
