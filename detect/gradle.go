@@ -84,7 +84,7 @@ func (d *detector) addGradle(dir string) {
 		}
 	}
 	check := mk("gradle check", KindTest, false,
-		common+"; check runs the tests and the build's verification tasks; no test task run is vacuous; dependencies it cannot download are setup; it writes only build/ and .gradle/", "check")
+		common+"; check runs the tests and the build's verification tasks; vbd adds --init-script with a script of its own (in its state dir, not the tree) that prints each test task's totals, which a passing run leaves out; no test task run is vacuous; dependencies it cannot download are setup; it writes only build/ and .gradle/", "check")
 	assemble := mk("gradle assemble", KindBuild, true, common+"; assemble compiles and packages, the quick check", "assemble")
 	if !d.opts.Quick {
 		assemble.Skipped = Skip{Kind: SkipCovered, By: check.Name, Detail: "check compiles what it tests"}

@@ -5,7 +5,8 @@
 #    node, npm, python3, pytest, mypy, tox and the shell linter
 #    (package shellcheck), Java and Maven (default-jdk-headless, maven),
 #    Ruby (ruby with its minitest, rake, ruby-rspec, bundler) and PHP
-#    (php-cli, composer, phpunit);
+#    (php-cli, composer, phpunit); and, for `make test-tools` only, Gradle
+#    (gradle: Debian's Gradle 4.4.1, a large install);
 #  - with go install into $GOBIN (else GOPATH/bin): golangci-lint v2 and
 #    Task;
 #  - with npm into a cache outside the repository ($VBD_TOOLS_DIR, else
@@ -59,6 +60,8 @@ need bundle bundler
 need php php-cli
 need composer composer
 need phpunit phpunit
+# Gradle is for realtools/eco_gradle (make test-tools); make test uses stand-ins.
+[ "$only" = test ] || need gradle gradle
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		say "installing$missing from Debian's packages"

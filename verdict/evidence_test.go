@@ -174,6 +174,14 @@ var fixtures = []fixture{
 	{file: "gradle-pass", runner: detect.RunnerGradle, exit: 0, status: Pass, detail: "no test count"},
 	{file: "gradle-no-source", runner: detect.RunnerGradle, exit: 0, status: Vacuous, detail: "test task had no tests (NO-SOURCE)"},
 	{file: "gradle-wrapper-offline", runner: detect.RunnerGradle, exit: 1, status: Setup, detail: "the Gradle wrapper could not download Gradle: run `./gradlew --version` with network access (Exception in thread \"main\" java.net.UnknownHostException: services.gradle.org)"},
+	// Gradle 4.4.1 (Debian's, run for real offline, JUnit 4 from
+	// /usr/share/java) with vbd's init script: its totals line counts a
+	// pass; with a failure Gradle's own count line counts, once; a test
+	// task with no sources (":test NO-SOURCE", Gradle 4's task lines) is
+	// vacuous.
+	{file: "gradle4-pass", runner: detect.RunnerGradle, exit: 0, status: Pass, detail: "2 passed", counted: true, passed: 2, total: 2, evRunner: "gradle"},
+	{file: "gradle4-fail", runner: detect.RunnerGradle, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, skipped: 1, total: 3, evRunner: "gradle"},
+	{file: "gradle4-nosrc", runner: detect.RunnerGradle, exit: 0, status: Vacuous, detail: "test task had no tests (NO-SOURCE)"},
 	{file: "gradle-deps-offline", runner: detect.RunnerGradle, exit: 1, status: Setup, detail: "Gradle dependencies could not be downloaded: run `./gradlew dependencies` (or `gradle dependencies`) with network access (Could not resolve all files for configuration ':compileClasspath'.)"},
 	// Ruby, captured here (ruby 3.1.2, rspec 3.12, minitest 5.17, rake
 	// 13.0.6, Bundler 2.3.15): rspec's and minitest's counts; 0 examples,
