@@ -71,6 +71,12 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 	// for the one before it to end. A chain, not a mutex, so that the
 	// order is the start order and not whichever goroutine wakes first.
 	lastOfKey := map[string]chan struct{}{}
+	// ended[i] is closed once task i has ended or will never start: the
+	// tasks that run After it wait for it.
+	ended := make([]chan struct{}, len(tasks))
+	for i := range ended {
+		ended[i] = make(chan struct{})
+	}
 
 	for _, i := range startOrder(tasks) {
 		task := &tasks[i]
@@ -80,10 +86,12 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 			if runCtx.Err() != nil { // the slot and the end arrived together
 				<-slots
 				results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+				close(ended[i])
 				continue
 			}
 		case <-runCtx.Done():
 			results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+			close(ended[i])
 			continue
 		}
 		mu.Lock()
@@ -92,6 +100,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 		if stop {
 			results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: ErrFailFast}
 			<-slots
+			close(ended[i])
 			continue
 		}
 		var before, mine chan struct{}
@@ -103,6 +112,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
+			defer close(ended[i])
 			if mine != nil {
 				// Closing mine lets the next task of the key go; when
 				// this one is cut while waiting, the run's end is for
@@ -118,6 +128,30 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 				}
 				// The key and the end (or a failure, with fail-fast) may
 				// have come while this task waited.
+				mu.Lock()
+				stop := failed && opts.FailFast
+				mu.Unlock()
+				switch {
+				case runCtx.Err() != nil:
+					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+					return
+				case stop:
+					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: ErrFailFast}
+					return
+				}
+			}
+			if len(task.After) > 0 {
+				for _, j := range task.After {
+					if j < 0 || j >= len(tasks) || j == i {
+						continue
+					}
+					select {
+					case <-ended[j]:
+					case <-runCtx.Done():
+					}
+				}
+				// The end, or with fail-fast a failed build step, may have
+				// come while this task waited.
 				mu.Lock()
 				stop := failed && opts.FailFast
 				mu.Unlock()
@@ -175,7 +209,41 @@ func startOrder(tasks []Task) []int {
 		}
 		return ta.Expected > tb.Expected
 	})
-	return order
+	return afterFirst(tasks, order)
+}
+
+// afterFirst moves each task's After tasks before it, keeping order
+// otherwise: a task waiting for another holds its slot, so the other must
+// have started first, or a run with fewer slots would wait for ever. A
+// cycle is broken where it closes.
+func afterFirst(tasks []Task, order []int) []int {
+	has := false
+	for i := range tasks {
+		has = has || len(tasks[i].After) > 0
+	}
+	if !has {
+		return order
+	}
+	out := make([]int, 0, len(order))
+	state := make([]byte, len(tasks)) // 0 new, 1 visiting, 2 placed
+	var place func(i int)
+	place = func(i int) {
+		if state[i] != 0 {
+			return
+		}
+		state[i] = 1
+		for _, j := range tasks[i].After {
+			if j >= 0 && j < len(tasks) {
+				place(j)
+			}
+		}
+		state[i] = 2
+		out = append(out, i)
+	}
+	for _, i := range order {
+		place(i)
+	}
+	return out
 }
 
 // MaxDefaultJobs caps DefaultJobs.

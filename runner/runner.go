@@ -32,6 +32,12 @@ type Task struct {
 	// installs in one workspace must not race). A task waiting for its key
 	// holds its slot; one still waiting when the budget ends is not run.
 	Serial string
+	// After lists tasks (indices into the tasks Run is given) that must
+	// have ended before this one starts: a build step whose output the
+	// task needs. They are started first; this task waits for them
+	// (holding its slot) whatever their result, since their own result
+	// already reports a failure. An index out of range is ignored.
+	After []int
 	// NewScanner, when set, returns the scanner that sees this task's
 	// output line by line.
 	NewScanner func() Scanner
