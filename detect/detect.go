@@ -55,6 +55,10 @@ type entry struct {
 	// replacedBy is the .vbd.toml check of the same name that replaced
 	// this detected one: it covers in its stead.
 	replacedBy *entry
+	// after are the build steps this check needs first (buildfirst.go),
+	// and needs what it says when none of them runs.
+	after []*entry
+	needs string
 }
 
 // coverBy skips e as covered by w, saying how ("" for nothing more).
@@ -129,6 +133,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d.uncover()
 	d.markForgedScope()
 	d.uniqueNames()
+	d.resolveAfter()
 
 	plan := Plan{Quick: opts.Quick, Checks: make([]Check, 0, len(d.entries)), Warnings: d.warnings}
 	for _, e := range d.entries {

@@ -43,6 +43,15 @@ func (d *detector) detectGo() {
 		order = append(order, m)
 	}
 	d.countGoFiles(mods)
+	gaps := d.goEmbedGaps(mods)
+	checks := map[string][]*entry{}
+	var ranGaps map[string]embedGap
+	gapAt := func(dir string, g embedGap, es []*entry) {
+		if ranGaps == nil {
+			ranGaps = map[string]embedGap{}
+		}
+		ranGaps[dir], checks[dir] = g, es
+	}
 
 	var works []*goWorkspace
 	for _, dir := range d.tree.dirsWith("go.work") {
@@ -69,7 +78,13 @@ func (d *detector) detectGo() {
 		}
 		src := path.Join(w.dir, "go.work")
 		d.warn(fmt.Sprintf("%s is a workspace: `go test ./...` there fails or covers one module only; vbd runs `go vet work` and `go test work`, which cover every module listed by use", src))
-		d.addGo(w.dir, "work", src, reason, nil, files, tests)
+		es := d.addGo(w.dir, "work", src, reason, nil, files, tests)
+		for _, u := range w.uses {
+			if g, ok := gaps[u]; ok {
+				gapAt(w.dir, g, es)
+				break
+			}
+		}
 	}
 
 	for _, m := range order {
@@ -95,13 +110,17 @@ func (d *detector) detectGo() {
 			}
 			d.warn(fmt.Sprintf("%s is a separate module: `go test ./...` %s never runs it; vbd checks it on its own", src, where))
 		}
-		d.addGo(m.dir, "./...", src, reason, env, m.files, m.tests)
+		es := d.addGo(m.dir, "./...", src, reason, env, m.files, m.tests)
+		if g, ok := gaps[m.dir]; ok {
+			gapAt(m.dir, g, es)
+		}
 	}
+	d.linkBuildFirst(ranGaps, checks)
 }
 
-// addGo adds vet, build and test for one module or workspace. pattern is
-// "./..." or "work".
-func (d *detector) addGo(dir, pattern, src, reason string, env []string, files, tests int) {
+// addGo adds vet, build and test for one module or workspace and returns
+// their entries. pattern is "./..." or "work".
+func (d *detector) addGo(dir, pattern, src, reason string, env []string, files, tests int) []*entry {
 	d.project()
 	sfx := suffix(dir)
 	noGo, noTests := "", ""
@@ -138,6 +157,7 @@ func (d *detector) addGo(dir, pattern, src, reason string, env []string, files, 
 	if build.Skipped.Set() {
 		buildEntry.by = []*entry{vetEntry, testEntry}
 	}
+	return []*entry{vetEntry, buildEntry, testEntry}
 }
 
 // firstOf returns the first non-empty string.

@@ -107,6 +107,9 @@ type Check struct {
 	// two scripts that both run a package manager's install in the web
 	// workspace).
 	Serial string `json:"serial,omitempty"`
+	// After names the checks that must have ended before this one starts:
+	// a build step whose output it needs (buildfirst.go).
+	After []string `json:"after,omitempty"`
 	// Sandbox, when set, runs the check in a throwaway copy of the tree
 	// (tracked and untracked files that are not ignored), never in the
 	// work tree: pre-commit's fixers rewrite the files they check.

@@ -137,6 +137,10 @@ func Limits(req Request, cfg *detect.Config) (budget time.Duration, jobs int) {
 func tasksOf(root string, runnable []detect.Check, environ []string, timeout time.Duration, expected []time.Duration) ([]runner.Task, []string) {
 	_, cleared := runner.Environ(environ, nil)
 	tasks := make([]runner.Task, 0, len(runnable))
+	index := map[string]int{}
+	for i, c := range runnable {
+		index[c.Name] = i // for After
+	}
 	for i, c := range runnable {
 		env, _ := runner.Environ(environ, c.Env)
 		t := timeout
@@ -147,9 +151,16 @@ func tasksOf(root string, runnable []detect.Check, environ []string, timeout tim
 		if i < len(expected) {
 			exp = expected[i]
 		}
+		var after []int
+		for _, name := range c.After {
+			if j, ok := index[name]; ok {
+				after = append(after, j)
+			}
+		}
 		tasks = append(tasks, runner.Task{
 			Expected:   exp,
 			Serial:     c.Serial,
+			After:      after,
 			Name:       c.Name,
 			Argv:       c.Argv,
 			Dir:        filepath.Join(root, filepath.FromSlash(c.Dir)),

@@ -155,6 +155,13 @@ func (g *goTestJSON) plain(line []byte) {
 func (g *goTestJSON) event(ev *goEvent) []byte {
 	switch ev.Action {
 	case "output", "build-output":
+		if ev.Action == "build-output" && ev.Output != nil && goEmbedMissing.MatchString(strings.TrimRight(*ev.Output, "\n")) {
+			// A build output not built yet: the package could not be
+			// built, which says nothing about its code (setup).
+			if len(g.setupPaths) < maxGoSetupPaths {
+				g.setupPaths[ev.ImportPath] = struct{}{}
+			}
+		}
 		if ev.Action == "build-output" && ev.Output != nil && goOutsideModules.MatchString(*ev.Output) {
 			g.notConfigured = true
 			if len(g.setupPaths) < maxGoSetupPaths {

@@ -1,6 +1,10 @@
 package verdict
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/vbd-dev/vbd/detect"
+)
 
 // goTool says which go command a goTool scanner reads.
 type goTool int
@@ -23,9 +27,13 @@ type goToolScanner struct {
 	// other counts lines that are neither those messages nor blank: a
 	// compile error or a vet report, which make a non-zero exit real.
 	other int
+	// setup sees what is missing (a //go:embed build output not built).
+	setup setupWatch
 }
 
-func newGoToolScanner(t goTool) *goToolScanner { return &goToolScanner{tool: t} }
+func newGoToolScanner(t goTool, c detect.Check) *goToolScanner {
+	return &goToolScanner{tool: t, setup: newSetupWatch(c)}
+}
 
 // Line implements runner.Scanner.
 func (s *goToolScanner) Line(line []byte) []byte {
@@ -40,6 +48,7 @@ func (s *goToolScanner) Line(line []byte) []byte {
 		s.outsideModules = true
 	default:
 		s.other++
+		s.setup.line(l)
 	}
 	return line
 }
@@ -51,6 +60,9 @@ func (s *goToolScanner) Evidence(exitCode int) Evidence {
 		// `go vet` in a module without packages exits 1 (G5b); a pattern
 		// outside go.work fails the same way (G10). Anything else printed
 		// is a real error and keeps the failure.
+		if s.setup.found() {
+			ev.Setup = s.setup.result()
+		}
 		if (s.noPackages || s.outsideModules) && s.other == 0 {
 			if s.tool == goVet {
 				ev.NotConfigured = reasonNoPkgsToVet

@@ -51,6 +51,10 @@ var (
 	// bundle, perhaps you meant to add it to your Gemfile? (Gem::Exception)".
 	bundlerNotIncluded = lazyre.New(`(\S+) is not currently included in the bundle`)
 	exit127            = lazyre.New(`^make(?:\[\d+\])?: \*\*\* .*Error 127$|^error: Recipe .* with exit code 127$|^task: .*exit status 127$`)
+	// the go command on a //go:embed pattern that matches nothing: a build
+	// output not built yet ("ui/ui.go:5:12: pattern build/*: no matching
+	// files found").
+	goEmbedMissing = lazyre.New(`: pattern \S.*: no matching files found$`)
 )
 
 // The bytes the messages above start or end with; the text scanner's quiet
@@ -134,6 +138,10 @@ func (w *setupWatch) line(l []byte) {
 		if m := nodeNoModule.FindSubmatch(l); m != nil && w.known != "" {
 			w.what, w.kind = "Cannot find module '"+string(m[1])+"'", "node"
 		}
+	case bytes.HasSuffix(l, []byte("no matching files found")):
+		if goEmbedMissing.Match(l) {
+			w.what, w.kind = strings.TrimSpace(lineString(l)), "embed"
+		}
 	case bytes.HasSuffix(l, []byte("pytest")) || bytes.HasSuffix(l, []byte("pytest'")):
 		if pyNoPytest.Match(l) {
 			w.what, w.kind = "No module named pytest", "python"
@@ -164,6 +172,10 @@ func (w *setupWatch) bundler(l []byte) {
 		w.what, w.kind = string(m[1])+" is not in the bundle", "ruby gemfile"
 	}
 }
+
+// found reports whether a line said what is missing (not detect's
+// finding alone).
+func (w *setupWatch) found() bool { return w.kind != "" }
 
 // result is Evidence.Setup: the fix and what was missing, or "". It is
 // asked only when the check failed with no test passing or failing.
@@ -199,6 +211,13 @@ func (w *setupWatch) result() string {
 		return "gems are not installed: run `bundle install` (" + w.what + ")"
 	case "ruby gemfile":
 		return "the bundle lacks a program a check runs: add its gem to the Gemfile (or the gemspec), then run `bundle install` (" + w.what + ")"
+	case "embed":
+		if w.known != "" {
+			// detect found the gap, and the build step the project has
+			// or lacks: its words.
+			return w.known
+		}
+		return "a file a //go:embed names is missing: build it first, or add it (" + w.what + ")"
 	case "python":
 		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
 	}

@@ -31,9 +31,9 @@ func NewScanner(c detect.Check) EvidenceScanner {
 	case detect.RunnerGoTestJSON:
 		return newGoTestJSONScanner(c)
 	case detect.RunnerGoVet:
-		return newGoToolScanner(goVet)
+		return newGoToolScanner(goVet, c)
 	case detect.RunnerGoBuild:
-		return newGoToolScanner(goBuild)
+		return newGoToolScanner(goBuild, c)
 	case detect.RunnerPreCommit:
 		return newPreCommitScanner()
 	case detect.RunnerPrek:
