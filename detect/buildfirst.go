@@ -193,6 +193,12 @@ func jsBuild(words []string) bool {
 			rest = rest[1:]
 		}
 		return len(rest) > 0 && (rest[0] == "build" || strings.HasPrefix(rest[0], "build:"))
+	case "turbo":
+		a := firstArg(args)
+		if a == "run" && len(args) > 1 {
+			a = args[1]
+		}
+		return a == "build"
 	case "vite", "webpack", "rollup", "esbuild", "parcel", "ng", "next":
 		return prog == "webpack" || prog == "esbuild" || firstArg(args) == "build"
 	}
@@ -230,7 +236,7 @@ func (d *detector) buildStepFor(modDir string) (buildStep, bool) {
 			break
 		}
 	}
-	return d.ciBuildStep()
+	return d.ciBuildStep(runsGo, "its Go steps")
 }
 
 // makeBuildStep is `make P` where a rule running go has P as a
@@ -290,9 +296,10 @@ func recipeRuns(lines []string, runs func([]string) bool) bool {
 }
 
 // ciBuildStep reads .github/workflows: in a job, the last step before
-// the first one that runs go whose run: text runs a JS build; that step's
-// build commands, in its working-directory, are the build step.
-func (d *detector) ciBuildStep() (buildStep, bool) {
+// the first one that runs what needs the build (needs: the Go steps, the
+// type checks) whose run: text runs a JS build; that step's build
+// commands, in its working-directory, are the build step.
+func (d *detector) ciBuildStep(needs func([]string) bool, what string) (buildStep, bool) {
 	entries, err := fs.ReadDir(d.fsys, ".github/workflows")
 	if err != nil {
 		return buildStep{}, false
@@ -314,9 +321,9 @@ func (d *detector) ciBuildStep() (buildStep, bool) {
 				if err != nil {
 					continue
 				}
-				if slices.ContainsFunc(cmds, runsGo) {
+				if slices.ContainsFunc(cmds, needs) {
 					if build != nil {
-						return d.ciStepBuild(p, job.name, *build)
+						return d.ciStepBuild(p, job.name, what, *build)
 					}
 					break
 				}
@@ -331,7 +338,7 @@ func (d *detector) ciBuildStep() (buildStep, bool) {
 
 // ciStepBuild turns a CI step into the build step: its cd's and its build
 // commands, without its installs or anything else it runs.
-func (d *detector) ciStepBuild(file, job string, s ciStep) (buildStep, bool) {
+func (d *detector) ciStepBuild(file, job, what string, s ciStep) (buildStep, bool) {
 	dir := path.Clean(strings.TrimPrefix(s.dir, "./"))
 	if dir == "" || strings.HasPrefix(dir, "..") || path.IsAbs(dir) || strings.Contains(dir, "$") {
 		dir = "."
@@ -348,7 +355,7 @@ func (d *detector) ciStepBuild(file, job string, s ciStep) (buildStep, bool) {
 		return buildStep{}, false
 	}
 	return buildStep{dir: dir, cmd: strings.Join(parts, " && "),
-		from: fmt.Sprintf("%s (job %s) builds it before its Go steps", file, job)}, true
+		from: fmt.Sprintf("%s (job %s) builds it before %s", file, job, what)}, true
 }
 
 // ciStep is one step of a workflow job that runs a command.
@@ -505,6 +512,94 @@ func (d *detector) resolveAfter() {
 		}
 		if len(e.check.After) == 0 {
 			e.check.Setup = firstOf(e.check.Setup, e.needs)
+		}
+	}
+}
+
+// noteUnbuiltTypes records a package whose "types" file is missing on
+// disk: a declaration file its build writes (dist/index.d.ts), which the
+// workspace's other packages import.
+func (d *detector) noteUnbuiltTypes(dir string, pj packageJSON) {
+	t := strings.TrimPrefix(pj.types, "./")
+	if t == "" || path.IsAbs(t) || strings.Contains(t, "..") || d.exists(path.Join(dir, t)) {
+		return
+	}
+	if d.js.unbuilt == nil {
+		d.js.unbuilt = map[string]string{}
+	}
+	d.js.unbuilt[dir] = path.Join(dir, t)
+}
+
+// runsTypecheck reports whether a simple command runs a TypeScript type
+// check: tsc (not --watch, not -b/--build, which builds), or a package
+// manager running a typecheck script, recursively or through turbo.
+func runsTypecheck(words []string) bool {
+	prog, args := cmdWords(words)
+	switch prog {
+	case "tsc", "vue-tsc":
+		return !hasArg(args, "--watch") && !hasArg(args, "-w") && !hasArg(args, "-b") && !hasArg(args, "--build")
+	case "npm", "pnpm", "yarn", "bun", "turbo":
+		for _, a := range args {
+			switch a {
+			case "typecheck", "type-check", "check-types", "tsc", "types":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// linkWorkspaceBuild orders a JS workspace's build before its type
+// checks where the workspace's packages declare types that are not built
+// yet and the project's CI builds them first (pnpm build before pnpm
+// typecheck): the type checks of the workspace's root and packages run
+// After it (those that run: resolveAfter). Called before the plan is
+// configured, so that .vbd.toml can disable the build step.
+func (d *detector) linkWorkspaceBuild() {
+	if len(d.js.unbuilt) == 0 {
+		return
+	}
+	dirs := make([]string, 0, len(d.js.workspaces))
+	for dir := range d.js.workspaces {
+		dirs = append(dirs, dir)
+	}
+	slices.SortFunc(dirs, comparePaths)
+	for _, dir := range dirs {
+		ws := d.js.workspaces[dir]
+		var missing []string
+		for p, f := range d.js.unbuilt {
+			if ws.holds(p) {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) == 0 {
+			continue
+		}
+		slices.Sort(missing)
+		var waiting []*entry
+		for _, e := range d.entries {
+			if e.eco == ecoNPM && e.check.Kind == KindTypecheck && (e.check.Dir == dir || ws.holds(e.check.Dir)) {
+				waiting = append(waiting, e)
+			}
+		}
+		if len(waiting) == 0 {
+			continue
+		}
+		step, ok := d.ciBuildStep(runsTypecheck, "its type checks")
+		if !ok {
+			continue
+		}
+		what := fmt.Sprintf("workspace packages declare types that are not built yet (%s)", strings.Join(missing, ", "))
+		b := d.add(ecoNPM, Check{
+			Name: "build first: " + step.cmd + suffix(step.dir), Kind: KindBuild, Quick: true,
+			Argv: []string{"sh", "-c", step.cmd}, Shell: step.cmd, Dir: step.dir, Root: dir,
+			Source: path.Join(dir, "package.json"), Runner: RunnerOpaque,
+			Reason: what + "; " + step.from + ", so vbd runs it before the type checks; it may write only ignored files (the tree guard fails the run otherwise)",
+		})
+		b.group = waiting[0].group
+		for _, e := range waiting {
+			e.after = append(e.after, b)
+			e.needs = "a build step is not run: " + what + "; run `" + step.cmd + "` first (" + step.from + ")"
 		}
 	}
 }

@@ -148,3 +148,45 @@ func TestEmbedPatterns(t *testing.T) {
 		t.Errorf("embedPatterns = %q, want %q", got, want)
 	}
 }
+
+// A workspace whose packages declare types not built yet: CI builds
+// them before its type checks, so vbd does too; without such a step
+// nothing changes.
+func TestWorkspaceBuildFirst(t *testing.T) {
+	const ci = "jobs:\n  check:\n    steps:\n      - run: pnpm install --frozen-lockfile\n      - run: pnpm -r build\n      - run: pnpm -r typecheck\n"
+	fsys := fsOf("package.json", `{"name":"root","private":true}`, "pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n",
+		"packages/lib/package.json", `{"name":"@x/lib","types":"dist/index.d.ts","scripts":{"build":"tsc -b"}}`,
+		"packages/app/package.json", `{"name":"@x/app","scripts":{"typecheck":"tsc --noEmit","test":"node --test"}}`,
+		".github/workflows/ci.yml", ci)
+	files := slices.Sorted(func(yield func(string) bool) {
+		for f := range fsys {
+			if !yield(f) {
+				return
+			}
+		}
+	})
+	plan, err := Detect(fsys, Options{Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after []string
+	for _, c := range plan.Checks {
+		switch c.Name {
+		case "pnpm run typecheck (packages/app)":
+			after = c.After
+		case "pnpm test (packages/app)":
+			if len(c.After) != 0 {
+				t.Errorf("the test waits for %q: only type checks need the types", c.After)
+			}
+		}
+	}
+	if want := []string{"build first: pnpm -r build"}; !slices.Equal(after, want) {
+		t.Errorf("typecheck After %q, want %q (plan %v)", after, want, names(plan))
+	}
+	// Built already: nothing waits.
+	fsys["packages/lib/dist/index.d.ts"] = &fstest.MapFile{}
+	plan, _ = Detect(fsys, Options{Files: files})
+	if n := names(plan); slices.ContainsFunc(n, func(s string) bool { return strings.HasPrefix(s, "build first") }) {
+		t.Errorf("a build step with the types built: %v", n)
+	}
+}

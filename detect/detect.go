@@ -125,6 +125,7 @@ func Detect(fsys fs.FS, opts Options) (Plan, error) {
 			e.detect(d)
 		}
 	}
+	d.linkWorkspaceBuild()
 	d.sort()
 	d.configure()
 	d.markQuick()

@@ -18,6 +18,9 @@ type packageJSON struct {
 	// hasDeps is true when the package declares dependencies, which must
 	// be installed (node_modules) before its scripts can run.
 	hasDeps bool
+	// types is the package's "types" (or "typings") entry: a type
+	// declaration file, often a build output (dist/index.d.ts).
+	types string
 	// notes are oddities worth a warning that do not stop detection.
 	notes []string
 }
@@ -64,6 +67,11 @@ func parsePackageJSON(data []byte) (packageJSON, error) {
 			pj.notes = append(pj.notes, `"workspaces" is neither a list of globs nor {"packages": [...]}, so its packages are checked one by one`)
 		} else if pj.workspaces == nil {
 			pj.workspaces = obj.Packages
+		}
+	}
+	for _, k := range []string{"types", "typings"} {
+		if raw, ok := top[k]; ok && pj.types == "" {
+			_ = json.Unmarshal(raw, &pj.types)
 		}
 	}
 	if raw, ok := top["packageManager"]; ok {
@@ -186,6 +194,7 @@ func (d *detector) detectNPM() {
 		}
 		d.project()
 		d.addWorkspace(dir, pj)
+		d.noteUnbuiltTypes(dir, pj)
 		d.addScripts(dir, src, pj)
 	}
 }

@@ -21,6 +21,9 @@ type jsState struct {
 	workspaces map[string]*jsWorkspace
 	// delegates are the Nx and Turborepo checks (nx.go, turbo.go).
 	delegates []jsDelegate
+	// unbuilt are the packages whose "types" file is not there (a build
+	// output not built yet), by directory: that file (buildfirst.go).
+	unbuilt map[string]string
 }
 
 // jsWorkspace is one workspace root.
