@@ -17,8 +17,9 @@ import (
 // own build of it has run. Where the project's CI (.github/workflows) or
 // Makefile runs a build before its Go steps, vbd runs that build first
 // (the Go checks are After it); it may write only ignored files, which
-// the tree guard allows. Otherwise the Go checks say a build step is
-// missing (Check.Setup), which their failure then reads as.
+// the tree guard allows. Otherwise the checks say a build step is
+// missing (Check.NeedsBuild), which a failure showing the output missing
+// then reads as (setup).
 
 // embedGap is a //go:embed pattern that matches no file.
 type embedGap struct {
@@ -477,7 +478,7 @@ func (d *detector) linkBuildFirst(gaps map[string]embedGap, checks map[string][]
 		if !ok {
 			setup := "a build step is missing: " + what + "; build it first (neither CI nor the Makefile says how)"
 			for _, e := range es {
-				e.check.Setup = firstOf(e.check.Setup, setup)
+				e.check.NeedsBuild = setup
 			}
 			continue
 		}
@@ -511,7 +512,7 @@ func (d *detector) resolveAfter() {
 			}
 		}
 		if len(e.check.After) == 0 {
-			e.check.Setup = firstOf(e.check.Setup, e.needs)
+			e.check.NeedsBuild = e.needs
 		}
 	}
 }
@@ -585,11 +586,14 @@ func (d *detector) linkWorkspaceBuild() {
 		if len(waiting) == 0 {
 			continue
 		}
+		what := fmt.Sprintf("workspace packages declare types that are not built yet (%s)", strings.Join(missing, ", "))
 		step, ok := d.ciBuildStep(runsTypecheck, "its type checks")
 		if !ok {
+			for _, e := range waiting {
+				e.check.NeedsBuild = "a build step is missing: " + what + "; build the workspace first (CI does not say how)"
+			}
 			continue
 		}
-		what := fmt.Sprintf("workspace packages declare types that are not built yet (%s)", strings.Join(missing, ", "))
 		b := d.add(ecoNPM, Check{
 			Name: "build first: " + step.cmd + suffix(step.dir), Kind: KindBuild, Quick: true,
 			Argv: []string{"sh", "-c", step.cmd}, Shell: step.cmd, Dir: step.dir, Root: dir,

@@ -105,8 +105,8 @@ jobs:
 				if !slices.Equal(ch.After, wantAfter) {
 					t.Errorf("%s: After %q, want %q", ch.Name, ch.After, wantAfter)
 				}
-				if c.setup == "" && ch.Setup != "" || !strings.Contains(ch.Setup, c.setup) {
-					t.Errorf("%s: Setup %q, want it to contain %q", ch.Name, ch.Setup, c.setup)
+				if c.setup == "" && ch.NeedsBuild != "" || !strings.Contains(ch.NeedsBuild, c.setup) {
+					t.Errorf("%s: NeedsBuild %q, want it to contain %q", ch.Name, ch.NeedsBuild, c.setup)
 				}
 			}
 		})
@@ -127,8 +127,8 @@ func TestBuildFirstDisabled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ch := range plan.Checks {
-		if ch.Name == "go vet" && (len(ch.After) != 0 || !strings.Contains(ch.Setup, "a build step is not run: x.go embeds web/dist")) {
-			t.Errorf("go vet: After %q Setup %q", ch.After, ch.Setup)
+		if ch.Name == "go vet" && (len(ch.After) != 0 || !strings.Contains(ch.NeedsBuild, "a build step is not run: x.go embeds web/dist")) {
+			t.Errorf("go vet: After %q NeedsBuild %q", ch.After, ch.NeedsBuild)
 		}
 	}
 }

@@ -110,6 +110,11 @@ type Check struct {
 	// After names the checks that must have ended before this one starts:
 	// a build step whose output it needs (buildfirst.go).
 	After []string `json:"after,omitempty"`
+	// NeedsBuild, when set, says that a build output the check needs is
+	// not built and how to build it (buildfirst.go): a failure that shows
+	// it missing (go's "pattern …: no matching files found", tsc's TS2307
+	// for a workspace package) is setup, in these words.
+	NeedsBuild string `json:"needs_build,omitempty"`
 	// Sandbox, when set, runs the check in a throwaway copy of the tree
 	// (tracked and untracked files that are not ignored), never in the
 	// work tree: pre-commit's fixers rewrite the files they check.

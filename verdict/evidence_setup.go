@@ -73,6 +73,8 @@ type setupWatch struct {
 	fix string
 	// known is detect's static finding (no node_modules), or "".
 	known string
+	// needs is detect's finding of a build output not built (NeedsBuild).
+	needs string
 	// what is the first missing thing seen, and kind which fix it takes.
 	what string
 	kind string // "node", "go", "python", "tool"
@@ -84,7 +86,7 @@ type setupWatch struct {
 }
 
 func newSetupWatch(c detect.Check) setupWatch {
-	w := setupWatch{known: c.Setup}
+	w := setupWatch{known: c.Setup, needs: c.NeedsBuild}
 	if c.Runner == detect.RunnerNPM && len(c.Argv) > 0 {
 		w.fix = detect.InstallCommand(c.Argv[0])
 	}
@@ -212,10 +214,10 @@ func (w *setupWatch) result() string {
 	case "ruby gemfile":
 		return "the bundle lacks a program a check runs: add its gem to the Gemfile (or the gemspec), then run `bundle install` (" + w.what + ")"
 	case "embed":
-		if w.known != "" {
+		if w.needs != "" {
 			// detect found the gap, and the build step the project has
 			// or lacks: its words.
-			return w.known
+			return w.needs
 		}
 		return "a file a //go:embed names is missing: build it first, or add it (" + w.what + ")"
 	case "python":

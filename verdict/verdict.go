@@ -346,6 +346,10 @@ func judge(c detect.Check, r runner.Result) Outcome {
 		// No scanner read the output, but detect saw the dependencies
 		// missing: that is the likeliest cause, and its fix is known.
 		o.Status, o.Detail, o.Reason = Setup, c.Setup, ReasonSetup
+	case code != 0 && c.NeedsBuild != "" && ev.Passed == 0 && tailHas(r.Tail, "error TS2307: Cannot find module"):
+		// tsc could not find a workspace package's declarations, which
+		// detect saw were not built: the build step is what is missing.
+		o.Status, o.Detail, o.Reason = Setup, c.NeedsBuild, ReasonSetup
 	case code == exitNotFound && missingTool(r.Tail) != "":
 		// A shell (a .vbd.toml check, the pre-commit pipeline) could not
 		// find the tool: the check never started, like a missing binary.
@@ -398,6 +402,16 @@ var notFoundLine = lazyre.New(`^(?:[\w./-]+: )(?:line \d+: |\d+: )?(?:'|‘)?([^
 
 // missingTool returns the tool a shell said it could not find, from the
 // last lines of output, or "".
+// tailHas reports whether a line of the output's tail holds s.
+func tailHas(tail []string, s string) bool {
+	for _, l := range tail {
+		if strings.Contains(l, s) {
+			return true
+		}
+	}
+	return false
+}
+
 func missingTool(tail []string) string {
 	for i := len(tail) - 1; i >= 0 && i >= len(tail)-5; i-- {
 		if m := notFoundLine.FindStringSubmatch(tail[i]); m != nil {
