@@ -491,6 +491,7 @@ func (d *detector) linkBuildFirst(gaps map[string]embedGap, checks map[string][]
 				"; it may write only ignored files (the tree guard fails the run otherwise)",
 		})
 		b.group = es[0].group
+		d.buildSteps = append(d.buildSteps, b)
 		for _, e := range es {
 			e.after = append(e.after, b)
 			e.needs = "a build step is not run: " + what + "; run `" + step.cmd + "` first (" + step.from + ")"
@@ -502,6 +503,20 @@ func (d *detector) linkBuildFirst(gaps map[string]embedGap, checks map[string][]
 // that run (names are final by now); a check whose build steps all do
 // not run (disabled, out of scope) says what it needs instead.
 func (d *detector) resolveAfter() {
+	if len(d.buildSteps) == 0 {
+		return
+	}
+	needed := map[*entry]bool{}
+	for _, e := range d.entries {
+		for _, b := range e.after {
+			needed[b] = needed[b] || e.check.Runs()
+		}
+	}
+	for _, b := range d.buildSteps {
+		if !needed[b] && b.check.Runs() {
+			b.check.Skipped = skipWhy("no check that runs needs this build")
+		}
+	}
 	for _, e := range d.entries {
 		if len(e.after) == 0 || !e.check.Runs() {
 			continue
@@ -601,6 +616,7 @@ func (d *detector) linkWorkspaceBuild() {
 			Reason: what + "; " + step.from + ", so vbd runs it before the type checks; it may write only ignored files (the tree guard fails the run otherwise)",
 		})
 		b.group = waiting[0].group
+		d.buildSteps = append(d.buildSteps, b)
 		for _, e := range waiting {
 			e.after = append(e.after, b)
 			e.needs = "a build step is not run: " + what + "; run `" + step.cmd + "` first (" + step.from + ")"

@@ -190,3 +190,27 @@ func TestWorkspaceBuildFirst(t *testing.T) {
 		t.Errorf("a build step with the types built: %v", n)
 	}
 }
+
+// A build step no running check needs is not run: in --quick, with go
+// vet and go build disabled, no Go check runs.
+func TestBuildFirstOnlyWhenNeeded(t *testing.T) {
+	fsys := fsOf("go.mod", goMod, "x.go", "package x\n\nimport \"embed\"\n\n//go:embed web/dist\nvar f embed.FS\n", "web/package.json", "{}",
+		"Makefile", "test: assets\n\tgo test ./...\nassets:\n\tnpm run build\n")
+	files := []string{"Makefile", "go.mod", "web/package.json", "x.go"}
+	cfg, err := parseConfig(fsys, []byte("disable = [\"go vet\", \"go build\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Detect(fsys, Options{Files: files, Config: cfg, Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(names(plan), "build first: make assets") {
+		t.Fatalf("no build step in %v", names(plan))
+	}
+	for _, c := range plan.Checks {
+		if c.Name == "build first: make assets" && c.Runs() {
+			t.Errorf("the build step runs though no check needs it")
+		}
+	}
+}

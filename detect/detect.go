@@ -85,6 +85,8 @@ type detector struct {
 	eco  ecoIndex
 	// scans are the registry's recipe scanners (recipeScanners).
 	scans []func(words []string, cur string) []makeRef
+	// buildSteps are the builds checks need first (buildfirst.go).
+	buildSteps []*entry
 	// ruffFix caches ruffFixes by directory.
 	ruffFix map[string]bool
 }

@@ -26,10 +26,14 @@ func gradleTasks(tasks []runner.Task, runnable []detect.Check, stateDir string) 
 		return
 	}
 	p := filepath.Join(stateDir, filepath.FromSlash(gradleInitFile))
-	if old, err := os.ReadFile(p); err != nil || string(old) != verdict.GradleInitScript {
-		if err := state.WriteStateFile(p, []byte(verdict.GradleInitScript), 0o644); err != nil {
-			return
-		}
+	// Written afresh every run, by a rename that replaces whatever is
+	// there: the agent can write the state dir, and a script it changed
+	// (or a link in its place) would print totals of its choosing.
+	if fi, err := os.Lstat(filepath.Dir(p)); err == nil && !fi.IsDir() {
+		_ = os.Remove(filepath.Dir(p))
+	}
+	if err := state.WriteStateFile(p, []byte(verdict.GradleInitScript), 0o644); err != nil {
+		return
 	}
 	for i := range tasks {
 		if i < len(runnable) && runnable[i].Runner == detect.RunnerGradle {
