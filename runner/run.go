@@ -78,6 +78,23 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 		ended[i] = make(chan struct{})
 	}
 
+	// cutWhileWaiting records task i as not run when the run ended, or
+	// fail-fast stopped it, while the task waited to start.
+	cutWhileWaiting := func(i int) bool {
+		mu.Lock()
+		stop := failed && opts.FailFast
+		mu.Unlock()
+		switch {
+		case runCtx.Err() != nil:
+			results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
+			return true
+		case stop:
+			results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: ErrFailFast}
+			return true
+		}
+		return false
+	}
+
 	for _, i := range startOrder(tasks) {
 		task := &tasks[i]
 		// Wait for a slot, or for the run to end.
@@ -128,15 +145,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 				}
 				// The key and the end (or a failure, with fail-fast) may
 				// have come while this task waited.
-				mu.Lock()
-				stop := failed && opts.FailFast
-				mu.Unlock()
-				switch {
-				case runCtx.Err() != nil:
-					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
-					return
-				case stop:
-					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: ErrFailFast}
+				if cutWhileWaiting(i) {
 					return
 				}
 			}
@@ -152,15 +161,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 				}
 				// The end, or with fail-fast a failed build step, may have
 				// come while this task waited.
-				mu.Lock()
-				stop := failed && opts.FailFast
-				mu.Unlock()
-				switch {
-				case runCtx.Err() != nil:
-					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: stopCause(runCtx)}
-					return
-				case stop:
-					results[i] = Result{Status: NotRunCut, ExitCode: -1, Cause: ErrFailFast}
+				if cutWhileWaiting(i) {
 					return
 				}
 			}
