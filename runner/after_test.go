@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -39,7 +40,7 @@ func TestAfterAFailedBuild(t *testing.T) {
 		t.Errorf("check after a failed build: %s exit %d, want it run", r.Status, r.ExitCode)
 	}
 	results = Run(context.Background(), []Task{build, check}, Options{Jobs: 2, FailFast: true})
-	if r := results[1]; r.Status != NotRunCut || r.Cause != ErrFailFast {
+	if r := results[1]; r.Status != NotRunCut || !errors.Is(r.Cause, ErrFailFast) {
 		t.Errorf("with fail-fast: %s cause %v, want not run (fail-fast)", r.Status, r.Cause)
 	}
 }
