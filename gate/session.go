@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/internal/srcdigest"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -76,25 +77,52 @@ type FailingCheck struct {
 	// Test is true for a check of kind test: only its pass after changes
 	// to test files alone is questioned.
 	Test bool `json:"test,omitempty"`
+	// Files are the non-test files when the check last failed, each by
+	// its state and its meaning (nil beyond maxCodeFiles): a change that
+	// leaves the code under test as it was is no fix (noFix).
+	Files map[string]FileDigest `json:"files,omitempty"`
 	// TestOnly, once set, are the test files whose change alone made the
-	// check pass.
+	// check pass; NoFix the other changes, each said with why it changes
+	// nothing of the code under test ("add.go: comments or layout only").
 	TestOnly []string `json:"test_only,omitempty"`
+	NoFix    []string `json:"no_fix,omitempty"`
+}
+
+// FileDigest is one file that is not a test file: Raw a digest of its
+// state, Sem a digest of what its compiler reads in it (srcdigest), ""
+// when it is no source file of a language vbd reads.
+type FileDigest struct {
+	Raw string `json:"r"`
+	Sem string `json:"s,omitempty"`
 }
 
 // TreeSplit is a work tree seen as code and tests, for FollowFailing.
 type TreeSplit struct {
 	Code  string
 	Tests map[string]string
+	// Files are the files that are not test files (nil when there are
+	// more than maxCodeFiles: then any change of Code is a fix).
+	Files map[string]FileDigest
+	// Root is the work tree's directory, where noFix reads what names a
+	// new file.
+	Root string
 }
 
-// maxTestFiles bounds the test files a session record keeps.
-const maxTestFiles = 2000
+// maxTestFiles bounds the test files a session record keeps, and
+// maxCodeFiles the other files.
+const (
+	maxTestFiles = 2000
+	maxCodeFiles = 5000
+)
 
 // SplitTree splits a walked tree (its Digest taken) into a digest of the
-// files that are not test files and the states of the test files; the
-// check-definition files in defs count as test files (a change to them is
-// not a fix of the code under test). The zero TreeSplit when t is nil.
-func SplitTree(t *state.Tree, defs ...map[string]string) TreeSplit {
+// files that are not test files, each of them by state and meaning, and
+// the states of the test files; the check-definition files in defs count
+// as test files (a change to them is not a fix of the code under test).
+// known are the files of an earlier split: a file whose state is the same
+// keeps its meaning without being read again. The zero TreeSplit when t
+// is nil.
+func SplitTree(t *state.Tree, known map[string]FileDigest, defs ...map[string]string) TreeSplit {
 	if t == nil {
 		return TreeSplit{}
 	}
@@ -106,6 +134,7 @@ func SplitTree(t *state.Tree, defs ...map[string]string) TreeSplit {
 	slices.Sort(paths)
 	h := sha256.New()
 	tests := map[string]string{}
+	files := map[string]FileDigest{}
 	for _, p := range paths {
 		if IsTestFile(p) || inDefs(p, defs) {
 			if len(tests) < maxTestFiles {
@@ -115,8 +144,45 @@ func SplitTree(t *state.Tree, defs ...map[string]string) TreeSplit {
 		}
 		state.HashField(h, p)
 		state.HashField(h, states[p])
+		if files == nil {
+			continue
+		}
+		if len(files) == maxCodeFiles {
+			files = nil
+			continue
+		}
+		fd := FileDigest{Raw: digestOf(states[p])}
+		if k, ok := known[p]; ok && k.Raw == fd.Raw {
+			fd.Sem = k.Sem
+		} else if srcdigest.LangOf(p) != "" {
+			fd.Sem = semOf(t.Root, p)
+		}
+		files[p] = fd
 	}
-	return TreeSplit{Code: hex.EncodeToString(h.Sum(nil)), Tests: tests}
+	return TreeSplit{Code: hex.EncodeToString(h.Sum(nil)), Tests: tests, Files: files, Root: t.Root}
+}
+
+// semOf is the meaning of the source file p under root (srcdigest); ""
+// when it cannot be read or digested.
+func semOf(root, p string) string {
+	src, ok := readBounded(root, p)
+	if !ok {
+		return ""
+	}
+	d, _ := srcdigest.Digest(p, src)
+	return d
+}
+
+// readBounded reads the file p under root, a regular file of at most
+// srcdigest.MaxSize bytes.
+func readBounded(root, p string) ([]byte, bool) {
+	full := filepath.Join(root, filepath.FromSlash(p))
+	fi, err := os.Lstat(full)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > srcdigest.MaxSize {
+		return nil, false
+	}
+	src, err := os.ReadFile(full)
+	return src, err == nil
 }
 
 func inDefs(p string, defs []map[string]string) bool {
@@ -185,10 +251,19 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 				next = append(next, fc)
 				continue
 			}
-			if fc.TestOnly == nil && fc.Test && tree.Code != "" && fc.Code == tree.Code {
-				fc.TestOnly = changedTests(fc.Tests, tree.Tests)
+			if fc.TestOnly == nil && fc.NoFix == nil && fc.Test && tree.Code != "" {
+				switch {
+				case fc.Code == tree.Code:
+					fc.TestOnly = changedTests(fc.Tests, tree.Tests)
+				case fc.Files != nil && tree.Files != nil:
+					if nofix, substantive, ok := noFix(fc.Files, tree); ok {
+						if tests := changedTests(fc.Tests, tree.Tests); len(tests) > 0 || substantive {
+							fc.TestOnly, fc.NoFix = tests, nofix
+						}
+					}
+				}
 			}
-			if len(fc.TestOnly) > 0 {
+			if len(fc.TestOnly) > 0 || len(fc.NoFix) > 0 {
 				found = append(found, testOnly(fc))
 				next = append(next, fc)
 			}
@@ -226,7 +301,7 @@ func Followed(c detect.Check) bool {
 // failed is fc after a failing run of its check.
 func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 	f := *fc
-	f.TestOnly, f.Code, f.Tests, f.Test = nil, tree.Code, tree.Tests, o.Check.Kind == detect.KindTest
+	f.TestOnly, f.NoFix, f.Code, f.Tests, f.Files, f.Test = nil, nil, tree.Code, tree.Tests, tree.Files, o.Check.Kind == detect.KindTest
 	if ev := o.Evidence; ev != nil {
 		for _, x := range ev.Failures {
 			if x.Name != "" && !slices.Contains(f.Names, x.Name) {
@@ -354,8 +429,27 @@ func testOnly(fc FailingCheck) Finding {
 	if len(fc.Names) > 0 {
 		who = joinShort(fc.Names)
 	}
-	return Finding{Kind: FindTestOnly, Key: "test-only\x00" + fc.Check + "\x00" + strings.Join(fc.TestOnly, "\x00"),
-		Text: fmt.Sprintf("%s failed earlier in this session and passes now after changes to test files only (%s)", who, listed(fc.TestOnly))}
+	key := "test-only\x00" + fc.Check + "\x00" + strings.Join(fc.TestOnly, "\x00")
+	var changes string
+	switch {
+	case len(fc.NoFix) == 0:
+		changes = fmt.Sprintf("changes to test files only (%s)", listed(fc.TestOnly))
+	case len(fc.TestOnly) == 0:
+		changes = fmt.Sprintf("changes only to files that leave the code under test as it was (%s)", listedSemi(fc.NoFix))
+	default:
+		changes = fmt.Sprintf("changes to test files only (%s) and to files that leave the code under test as it was (%s)", listed(fc.TestOnly), listedSemi(fc.NoFix))
+	}
+	if len(fc.NoFix) > 0 {
+		key += "\x00no-fix\x00" + strings.Join(fc.NoFix, "\x00")
+	}
+	return Finding{Kind: FindTestOnly, Key: key, Text: fmt.Sprintf("%s failed earlier in this session and passes now after %s", who, changes)}
+}
+
+func listedSemi(items []string) string {
+	if len(items) > maxListed {
+		return strings.Join(items[:maxListed], "; ") + fmt.Sprintf("; and %d more", len(items)-maxListed)
+	}
+	return strings.Join(items, "; ")
 }
 
 // changedTests are the paths (test files, check-definition files) whose

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -129,7 +130,13 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 		if rec.Plan != nil {
 			was = rec.Plan.Defs
 		}
-		split = vbdgate.SplitTree(g.walked(ctx, root), was, now.Defs)
+		// The files the session's failing checks last failed on are
+		// known: only the ones changed since are read again.
+		known := map[string]vbdgate.FileDigest{}
+		for _, fc := range rec.Failing {
+			maps.Copy(known, fc.Files)
+		}
+		split = vbdgate.SplitTree(g.walked(ctx, root), known, was, now.Defs)
 	}
 	var found []vbdgate.Finding
 	rec.Failing, found = vbdgate.FollowFailing(rec.Failing, run.Outcomes, split)

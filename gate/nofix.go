@@ -1,0 +1,238 @@
+package gate
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/vbd-dev/vbd/internal/srcdigest"
+)
+
+// No fix of the code under test (issue 21 §1): a test that failed and now
+// passes, where the files that changed beside its tests leave the code
+// under test as it was, is questioned as a change of the tests alone. A
+// change leaves the code as it was when it is:
+//   - a source file whose compiler reads the same (srcdigest: comments,
+//     blank lines, layout);
+//   - documentation (README.md, LICENSE…) that no code names;
+//   - a new file that the code does not use: a Go file whose names no
+//     other non-test file of its package uses (nor its exported names any
+//     Go file), and that has no init, method or blank var; a Python, JS,
+//     Rust, Java or Ruby file whose module name no non-test source file
+//     names; a new data file (expected.json) that no non-test source file
+//     names or embeds. Only test files use it, so it is part of the test.
+//
+// Every other change is taken for a fix: a source file that reads
+// differently, a file removed, a data file changed in place, a new file of
+// a language compiled as a whole (C#, Kotlin, C) or of a kind not known
+// here. A real fix is never questioned; some changes that fix nothing are
+// (a changed comment beside a real fix, in a file elsewhere, is a fix).
+
+// maxNoFixCandidates bounds the new or documentation files noFix reads
+// references for; more is taken for a fix.
+const maxNoFixCandidates = 32
+
+// maxRefBytes bounds what noFix reads of the tree to find what names a new
+// file; beyond it the file is taken for a fix.
+const maxRefBytes = 64 << 20
+
+// docNames are the base names (without extension) of documentation.
+var docNames = []string{"README", "LICENSE", "LICENCE", "NOTICE", "AUTHORS", "CHANGELOG", "CHANGES", "CONTRIBUTING", "CODEOWNERS", "HISTORY", "SECURITY"}
+
+// docExts and dataExts are the extensions of documentation and of data.
+var (
+	docExts  = []string{".md", ".markdown", ".rst", ".adoc", ".asciidoc"}
+	dataExts = []string{".json", ".yaml", ".yml", ".toml", ".csv", ".tsv", ".txt", ".xml", ".golden", ".snap", ".out", ".expected", ".want", ".dat", ".ini", ".cfg", ".properties", ".html", ".sql"}
+)
+
+func isDoc(p string) bool {
+	base := path.Base(p)
+	stem := strings.ToUpper(strings.TrimSuffix(base, path.Ext(base)))
+	return slices.Contains(docExts, strings.ToLower(path.Ext(base))) || slices.Contains(docNames, stem)
+}
+
+func isData(p string) bool { return slices.Contains(dataExts, strings.ToLower(path.Ext(p))) }
+
+// unusedLangs are the languages whose new file noFix can tell is unused:
+// a file of them acts only when something names it.
+var unusedLangs = []srcdigest.Lang{srcdigest.Go, srcdigest.Python, srcdigest.JS, srcdigest.Rust, srcdigest.Java, srcdigest.Ruby}
+
+// noFix compares the files that are not test files when a check failed
+// (was) with now's: ok when none of the changes can fix the code under
+// test, each then said in nofix; substantive is false when every change is
+// of comments or layout only (the same code: a pass on it is a pass on the
+// same tree).
+func noFix(was map[string]FileDigest, now TreeSplit) (nofix []string, substantive, ok bool) {
+	var cands []string
+	for p, w := range was {
+		n, still := now.Files[p]
+		switch {
+		case !still:
+			if !isDoc(p) {
+				return nil, false, false
+			}
+			cands = append(cands, p)
+		case n.Raw == w.Raw:
+		case w.Sem != "" && w.Sem == n.Sem:
+			nofix = append(nofix, p+": comments or layout only")
+		case isDoc(p) && srcdigest.LangOf(p) == "":
+			cands = append(cands, p)
+		default:
+			return nil, false, false
+		}
+	}
+	for p := range now.Files {
+		if _, ok := was[p]; ok {
+			continue
+		}
+		lang := srcdigest.LangOf(p)
+		if lang != "" && !slices.Contains(unusedLangs, lang) || lang == "" && !isDoc(p) && !isData(p) {
+			return nil, false, false
+		}
+		cands = append(cands, p)
+	}
+	if len(cands) > maxNoFixCandidates {
+		return nil, false, false
+	}
+	slices.Sort(cands)
+	if len(cands) > 0 {
+		refs, ok := readRefs(now, cands)
+		if !ok {
+			return nil, false, false
+		}
+		for _, p := range cands {
+			why, unused := refs.unused(now.Root, p, was)
+			if !unused {
+				return nil, false, false
+			}
+			nofix = append(nofix, p+": "+why)
+		}
+	}
+	slices.Sort(nofix)
+	return nofix, len(cands) > 0, true
+}
+
+// refs is what the code under test names: the non-test source files of
+// the tree other than the candidates, read once.
+type refs struct {
+	// goIdents are the identifiers of each directory's Go files.
+	goIdents map[string]map[string]bool
+	// goEmbeds are the //go:embed patterns, joined to their file's dir.
+	goEmbeds []string
+	// words are the identifiers of the other languages' files; strs the
+	// contents of every string literal.
+	words map[string]bool
+	strs  []string
+}
+
+func readRefs(now TreeSplit, cands []string) (*refs, bool) {
+	r := &refs{goIdents: map[string]map[string]bool{}, words: map[string]bool{}}
+	total := 0
+	for p := range now.Files {
+		if slices.Contains(cands, p) || srcdigest.LangOf(p) == "" {
+			continue
+		}
+		src, ok := readBounded(now.Root, p)
+		if !ok {
+			continue
+		}
+		if total += len(src); total > maxRefBytes {
+			return nil, false
+		}
+		if srcdigest.LangOf(p) == srcdigest.Go {
+			idents, strs, embeds, _ := srcdigest.GoRefs(src)
+			dir := path.Dir(p)
+			m := r.goIdents[dir]
+			if m == nil {
+				m = map[string]bool{}
+				r.goIdents[dir] = m
+			}
+			for _, id := range idents {
+				m[id] = true
+			}
+			r.strs = append(r.strs, strs...)
+			for _, e := range embeds {
+				r.goEmbeds = append(r.goEmbeds, path.Join(dir, e))
+			}
+			continue
+		}
+		srcdigest.Tokens(p, src, func(t srcdigest.Token) {
+			switch t.Kind {
+			case srcdigest.Word:
+				r.words[t.Text] = true
+			case srcdigest.String:
+				r.strs = append(r.strs, t.Text)
+			default:
+			}
+		})
+	}
+	return r, true
+}
+
+// unused says why the candidate p is no part of the code under test, or
+// false when the code uses it.
+func (r *refs) unused(root, p string, was map[string]FileDigest) (string, bool) {
+	base := path.Base(p)
+	_, existed := was[p]
+	if isDoc(p) || isData(p) {
+		if r.named(base) || r.embedded(p) {
+			return "", false
+		}
+		if existed {
+			return "documentation", true
+		}
+		return "new, not used by the code under test", true
+	}
+	if srcdigest.LangOf(p) == srcdigest.Go {
+		src, ok := readBounded(root, p)
+		if !ok {
+			return "", false
+		}
+		names, acts, _ := srcdigest.GoDecls(src)
+		if acts {
+			return "", false
+		}
+		for _, n := range names {
+			if r.goIdents[path.Dir(p)][n] {
+				return "", false
+			}
+			if isExported(n) {
+				for _, m := range r.goIdents {
+					if m[n] {
+						return "", false
+					}
+				}
+			}
+		}
+		return "new, not used by the code under test", true
+	}
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	if slices.Contains([]string{"index", "__init__", "mod", "main", "lib"}, stem) {
+		// A package's own file is named by its directory.
+		stem = path.Base(path.Dir(p))
+	}
+	if r.words[stem] || r.named(stem) {
+		return "", false
+	}
+	return "new, not used by the code under test", true
+}
+
+// named reports whether a string literal of the code holds s.
+func (r *refs) named(s string) bool {
+	return slices.ContainsFunc(r.strs, func(x string) bool { return strings.Contains(x, s) })
+}
+
+// embedded reports whether a //go:embed pattern takes in p (the file, or a
+// directory above it).
+func (r *refs) embedded(p string) bool {
+	for _, pat := range r.goEmbeds {
+		for d := p; d != "." && d != "/"; d = path.Dir(d) {
+			if ok, _ := path.Match(pat, d); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isExported(n string) bool { return n != "" && n[0] >= 'A' && n[0] <= 'Z' }
