@@ -66,6 +66,9 @@ func (g *gate) work(ctx context.Context) outcome {
 // verify runs the checks and judges them.
 func (g *gate) verify(ctx context.Context, root string, st Store, locErr error) outcome {
 	in := g.in
+	if locErr == nil {
+		g.holdHookTable(st)
+	}
 	// The budget is for the whole answer: what reading the input and
 	// looking at the tree took is spent.
 	budget := max(g.budget-g.env.Now().Sub(g.start), minBudget)

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -179,6 +180,11 @@ type gate struct {
 	blocks int
 	// distrust tallies the state records not trusted (storeAt).
 	distrust *recordDistrust
+	// table is .vbd.toml's [hook] table as applyHookTable read it,
+	// with the keys a flag overrode left unset; loosened are its changes
+	// since the session's start that weaken the gate (holdHookTable).
+	table    detect.HookConfig
+	loosened []string
 }
 
 // outcome is what the gate found, before the loop cap is applied.

@@ -32,6 +32,13 @@ func (g *gate) applyHookTable(spec Spec) {
 		return
 	}
 	h := cfg.Hook
+	g.table = h
+	if g.opts.Quick {
+		g.table.Quick = nil // --quick: the table's key does nothing
+	}
+	if g.opts.MaxBlocksSet {
+		g.table.MaxBlocks = nil
+	}
 	if g.opts.Budget <= 0 && h.Budget > 0 {
 		g.budget = h.Budget
 		if h.Budget > spec.DefaultBudget {
@@ -67,6 +74,41 @@ func repoRootOf(dir string) string {
 			return start
 		}
 		d = up
+	}
+}
+
+// holdHookTable compares the [hook] table with the session's start (the
+// agent can edit .vbd.toml between two stops): a key that loosens the gate
+// is held to the session's start value for this stop (quick off, the
+// session's block cap), and the change is a finding of the session's plan
+// (sessionFindings): blocked once, naming it, then let through NOT
+// verified. A key a flag overrides is not the table's to loosen.
+func (g *gate) holdHookTable(st Store) {
+	if !sessionOK(g.in) {
+		return
+	}
+	rec := st.ratchetRecord(g.in)
+	if rec.Hook == nil {
+		return
+	}
+	start := *rec.Hook
+	now := g.table
+	if g.opts.MaxBlocksSet {
+		start.MaxBlocks = nil
+	}
+	g.loosened = HookSettingsLoosened(start, now)
+	if len(g.loosened) == 0 {
+		return
+	}
+	on := func(b *bool) bool { return b != nil && *b }
+	if on(now.Quick) && !on(start.Quick) {
+		g.opts.Quick = false
+	}
+	if !g.opts.MaxBlocksSet && HookSettingsLoosened(detect.HookConfig{MaxBlocks: start.MaxBlocks}, detect.HookConfig{MaxBlocks: now.MaxBlocks}) != nil {
+		g.opts.MaxBlocks = DefaultMaxBlocks
+		if start.MaxBlocks != nil {
+			g.opts.MaxBlocks = *start.MaxBlocks
+		}
 	}
 }
 

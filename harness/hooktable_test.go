@@ -68,3 +68,53 @@ func TestApplyHookTable(t *testing.T) {
 		t.Errorf("budget %s, notes %q", g.budget, g.notes)
 	}
 }
+
+func TestHoldHookTable(t *testing.T) {
+	yes := true
+	n := func(i int) *int { return &i }
+	in := Input{Harness: Claude, Session: "s-1"}
+	cases := []struct {
+		name       string
+		start, now detect.HookConfig
+		flags      Options // the command line
+		applied    Options // after applyHookTable
+		wantQuick  bool
+		wantBlocks int
+		loosened   int
+	}{
+		{name: "unchanged", now: detect.HookConfig{MaxBlocks: n(1)}, start: detect.HookConfig{MaxBlocks: n(1)},
+			applied: Options{MaxBlocks: 1}, wantBlocks: 1},
+		{name: "cap lowered: held", now: detect.HookConfig{MaxBlocks: n(1)},
+			applied: Options{MaxBlocks: 1}, wantBlocks: DefaultMaxBlocks, loosened: 1},
+		{name: "cap lowered from a table's 5: held to 5", start: detect.HookConfig{MaxBlocks: n(5)}, now: detect.HookConfig{MaxBlocks: n(2)},
+			applied: Options{MaxBlocks: 2}, wantBlocks: 5, loosened: 1},
+		{name: "cap raised: no finding", now: detect.HookConfig{MaxBlocks: n(9)},
+			applied: Options{MaxBlocks: 9}, wantBlocks: 9},
+		{name: "quick on: held off", now: detect.HookConfig{Quick: &yes},
+			applied: Options{Quick: true, MaxBlocks: DefaultMaxBlocks}, wantBlocks: DefaultMaxBlocks, loosened: 1},
+		{name: "--max-blocks wins: the table's cap is no finding", now: detect.HookConfig{MaxBlocks: n(1)},
+			flags: Options{MaxBlocks: 7, MaxBlocksSet: true}, applied: Options{MaxBlocks: 7, MaxBlocksSet: true}, wantBlocks: 7},
+		{name: "--quick: the table's quick is no finding", now: detect.HookConfig{Quick: &yes},
+			flags: Options{Quick: true}, applied: Options{Quick: true, MaxBlocks: DefaultMaxBlocks}, wantQuick: true, wantBlocks: DefaultMaxBlocks},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			st := Store{Dir: t.TempDir(), Sessions: t.TempDir()}
+			start := tc.start
+			if err := st.setRatchetRecord(in, ratchetRecord{Hook: &start}); err != nil {
+				t.Fatal(err)
+			}
+			g := &gate{in: in, opts: tc.applied, table: tc.now}
+			if tc.flags.Quick {
+				g.table.Quick = nil
+			}
+			if tc.flags.MaxBlocksSet {
+				g.table.MaxBlocks = nil
+			}
+			g.holdHookTable(st)
+			if g.opts.Quick != tc.wantQuick || g.opts.MaxBlocks != tc.wantBlocks || len(g.loosened) != tc.loosened {
+				t.Errorf("quick %v, max_blocks %d, loosened %q; want %v, %d, %d", g.opts.Quick, g.opts.MaxBlocks, g.loosened, tc.wantQuick, tc.wantBlocks, tc.loosened)
+			}
+		})
+	}
+}

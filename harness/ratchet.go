@@ -99,6 +99,7 @@ func (g *gate) sessionStart(ctx context.Context, root string, st Store) {
 	rec := st.ratchetRecord(g.in)
 	rec.Plan, rec.PlanFrom = &plan, planFromStart
 	rec.Runners, rec.Config = vbdgate.RunnerHashes(root, plan), configDigest(root)
+	rec.Hook = &g.table
 	if err := st.setRatchetRecord(g.in, rec); err != nil {
 		g.note("no session plan recorded: %v", err)
 	}
@@ -141,6 +142,13 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 	var found []vbdgate.Finding
 	rec.Failing, found = vbdgate.FollowFailing(rec.Failing, run.Outcomes, split)
 	mode := now.RatchetMode()
+	if rec.Hook == nil {
+		rec.Hook = &g.table
+	}
+	for _, l := range g.loosened {
+		text := fmt.Sprintf("%s: %s in this session (held to the session's start for this stop)", detect.ConfigFile, l)
+		found = append(found, vbdgate.Finding{Kind: vbdgate.FindPlan, Key: "hook\x00" + l, Text: text})
+	}
 	if rec.Plan == nil {
 		rec.Plan, rec.PlanFrom = &now, planFromStop
 		rec.Runners, rec.Config = vbdgate.RunnerHashes(root, now), configDigest(root)
@@ -218,6 +226,17 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 	}
 	found, mode := g.sessionFindings(ctx, root, st, run)
 	if run.Verdict.Code == exitcode.Failed {
+		if len(g.loosened) > 0 && o.decision.Block {
+			// The block stands on its own; the table's change is named
+			// so that the agent knows its edit did nothing.
+			var held []string
+			for _, f := range found {
+				if f.Kind == vbdgate.FindPlan && strings.HasPrefix(f.Key, "hook\x00") {
+					held = append(held, f.Text)
+				}
+			}
+			o.decision.Reason = report.ClipHookReason(strings.TrimRight(o.decision.Reason, "\n") + "\n" + strings.Join(held, "; ") + ".\n")
+		}
 		return
 	}
 	var parts, keys []string
@@ -310,6 +329,9 @@ type ratchetRecord struct {
 	Runners  map[string]string    `json:"runners,omitempty"`
 	// Config is a digest of .vbd.toml as the plan was taken (configDigest).
 	Config string `json:"config,omitempty"`
+	// Hook is .vbd.toml's [hook] table at the session's start, the keys a
+	// flag overrode left unset (holdHookTable).
+	Hook *detect.HookConfig `json:"hook,omitempty"`
 }
 
 // ratchetPath is where the session's ratchet record lives: beside its entry
