@@ -121,12 +121,37 @@ func configNames(base string, data []byte) []string {
 		}
 		return out
 	}
+	if slices.Contains([]string{"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"}, base) || strings.HasSuffix(base, ".mk") {
+		return append(includes(data), namedFiles(string(data), false)...)
+	}
 	for _, pre := range []string{"jest.config.", "vitest.config.", "vite.config.", ".mocharc."} {
 		if strings.HasPrefix(base, pre) {
 			return namedFiles(string(data), true)
 		}
 	}
 	return namedFiles(string(steering(base, data)), false)
+}
+
+// includes are the files a Makefile includes (include, -include,
+// sinclude: an optional include that does not exist yet is where a recipe
+// can be overridden) or a justfile imports (import, import?).
+func includes(data []byte) []string {
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		words := strings.Fields(line)
+		if len(words) < 2 {
+			continue
+		}
+		switch words[0] {
+		case "include", "-include", "sinclude", "import", "import?":
+			for _, w := range words[1:] {
+				if w = strings.Trim(w, `"'`); w != "" && !strings.ContainsAny(w, "$*?[") {
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func isCheckScript(name string) bool {

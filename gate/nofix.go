@@ -14,7 +14,10 @@ import (
 // change leaves the code as it was when it is:
 //   - a source file whose compiler reads the same (srcdigest: comments,
 //     blank lines, layout);
-//   - documentation (README.md, LICENSE…) that no code names;
+//   - documentation (README.md, LICENSE…) or repository metadata
+//     (.gitignore, .github/…) that no code names;
+//   - a data file changed in place that test files name and no code
+//     names (expected.json);
 //   - a new file that the code does not use: a Go file whose names no
 //     other non-test file of its package uses (nor its exported names any
 //     Go file), and that has no init, method or blank var; a Python, JS,
@@ -23,7 +26,8 @@ import (
 //     names or embeds. Only test files use it, so it is part of the test.
 //
 // Every other change is taken for a fix: a source file that reads
-// differently, a file removed, a data file changed in place, a new file of
+// differently, a file removed, a data file changed in place that no test
+// names or that code names, a new file of
 // a language compiled as a whole (C#, Kotlin, C) or of a kind not known
 // here. A real fix is never questioned; some changes that fix nothing are
 // (a changed comment beside a real fix, in a file elsewhere, is a fix).
@@ -45,10 +49,29 @@ var (
 	dataExts = []string{".json", ".yaml", ".yml", ".toml", ".csv", ".tsv", ".txt", ".xml", ".golden", ".snap", ".out", ".expected", ".want", ".dat", ".ini", ".cfg", ".properties", ".html", ".sql"}
 )
 
-func isDoc(p string) bool {
+// metaNames and metaDirs are the repository's own metadata: git's,
+// editors', CI's. No code under test reads them.
+var (
+	metaNames = []string{".gitignore", ".gitattributes", ".gitmodules", ".mailmap", ".editorconfig"}
+	metaDirs  = []string{".github", ".gitlab", ".circleci", ".vscode", ".idea", ".devcontainer"}
+)
+
+// isDoc reports whether p is documentation or repository metadata.
+func isDoc(p string) bool { return docKind(p) != "" }
+
+// docKind says what kind of file that is no code p is: "documentation",
+// "repository metadata", or "".
+func docKind(p string) string {
 	base := path.Base(p)
 	stem := strings.ToUpper(strings.TrimSuffix(base, path.Ext(base)))
-	return slices.Contains(docExts, strings.ToLower(path.Ext(base))) || slices.Contains(docNames, stem)
+	first, _, _ := strings.Cut(p, "/")
+	switch {
+	case slices.Contains(metaNames, base) || strings.Contains(p, "/") && slices.Contains(metaDirs, first):
+		return "repository metadata"
+	case slices.Contains(docExts, strings.ToLower(path.Ext(base))) || slices.Contains(docNames, stem):
+		return "documentation"
+	}
+	return ""
 }
 
 func isData(p string) bool { return slices.Contains(dataExts, strings.ToLower(path.Ext(p))) }
@@ -75,7 +98,7 @@ func noFix(was map[string]FileDigest, now TreeSplit) (nofix []string, substantiv
 		case n.Raw == w.Raw:
 		case w.Sem != "" && w.Sem == n.Sem:
 			nofix = append(nofix, p+": comments or layout only")
-		case isDoc(p) && srcdigest.LangOf(p) == "":
+		case (isDoc(p) || isData(p)) && srcdigest.LangOf(p) == "":
 			cands = append(cands, p)
 		default:
 			return nil, false, false
@@ -123,11 +146,35 @@ type refs struct {
 	// contents of every string literal.
 	words map[string]bool
 	strs  []string
+	// testStrs are the string literals of the test files.
+	testStrs []string
 }
 
 func readRefs(now TreeSplit, cands []string) (*refs, bool) {
 	r := &refs{goIdents: map[string]map[string]bool{}, words: map[string]bool{}}
 	total := 0
+	for p := range now.Tests {
+		src, ok := readBounded(now.Root, p)
+		if !ok {
+			continue
+		}
+		if total += len(src); total > maxRefBytes {
+			return nil, false
+		}
+		if srcdigest.LangOf(p) == srcdigest.Go {
+			_, strs, _, _ := srcdigest.GoRefs(src)
+			r.testStrs = append(r.testStrs, strs...)
+			continue
+		}
+		if !srcdigest.Tokens(p, src, func(t srcdigest.Token) {
+			if t.Kind == srcdigest.String {
+				r.testStrs = append(r.testStrs, t.Text)
+			}
+		}) {
+			// A file of settings (package.json, a Makefile): its text.
+			r.testStrs = append(r.testStrs, string(src))
+		}
+	}
 	for p := range now.Files {
 		if slices.Contains(cands, p) || srcdigest.LangOf(p) == "" {
 			continue
@@ -178,8 +225,17 @@ func (r *refs) unused(root, p string, was map[string]FileDigest) (string, bool) 
 		if r.named(base) || r.embedded(p) {
 			return "", false
 		}
-		if existed {
-			return "documentation", true
+		switch {
+		case existed && isDoc(p):
+			return docKind(p), true
+		case existed:
+			// Data changed in place is the code's unless only tests
+			// name it (an expected value); named by nothing, it may be
+			// read by a path the code computes.
+			if slices.ContainsFunc(r.testStrs, func(x string) bool { return strings.Contains(x, base) }) {
+				return "data named by test files only", true
+			}
+			return "", false
 		}
 		return "new, not used by the code under test", true
 	}

@@ -14,7 +14,7 @@ import (
 // raw digest its content.
 func splitOf(t *testing.T, dir string, files map[string]string) TreeSplit {
 	t.Helper()
-	s := TreeSplit{Code: "x", Files: map[string]FileDigest{}, Root: dir}
+	s := TreeSplit{Code: "x", Tests: map[string]string{}, Files: map[string]FileDigest{}, Root: dir}
 	for p, content := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -24,6 +24,7 @@ func splitOf(t *testing.T, dir string, files map[string]string) TreeSplit {
 			t.Fatal(err)
 		}
 		if IsTestFile(p) {
+			s.Tests[p] = digestOf(content)
 			continue
 		}
 		fd := FileDigest{Raw: digestOf(content)}
@@ -82,6 +83,20 @@ func TestNoFix(t *testing.T) {
 		{name: "readme edited",
 			was: map[string]string{"add.go": addGo, "README.md": "# p\n"}, now: map[string]string{"add.go": addGo, "README.md": "# p, fixed\n"},
 			nofix: []string{"README.md: documentation"}, substantive: true, ok: true},
+		{name: "data file only a test names, changed in place",
+			was: map[string]string{"add.go": addGo, "expected.json": "3\n", "add_test.go": "package p\nvar f = \"expected.json\"\n"},
+			now: map[string]string{"add.go": addGo, "expected.json": "-1\n", "add_test.go": "package p\nvar f = \"expected.json\"\n"},
+			nofix: []string{"expected.json: data named by test files only"}, substantive: true, ok: true},
+		{name: "data file the code names, changed in place",
+			was: map[string]string{"add.go": "package p\nvar f = \"table.json\"\n", "table.json": "[1]\n", "add_test.go": "package p\nvar g = \"table.json\"\n"},
+			now: map[string]string{"add.go": "package p\nvar f = \"table.json\"\n", "table.json": "[2]\n", "add_test.go": "package p\nvar g = \"table.json\"\n"}},
+		{name: "gitignore and CI config edited",
+			was: map[string]string{"add.go": addGo, ".gitignore": "a\n"},
+			now: map[string]string{"add.go": addGo, ".gitignore": "b\n", ".github/workflows/ci.yml": "on: push\n"},
+			nofix: []string{".github/workflows/ci.yml: new, not used by the code under test", ".gitignore: repository metadata"}, substantive: true, ok: true},
+		{name: "go.mod comment",
+			was: map[string]string{"add.go": addGo, "go.mod": "module m\n\ngo 1.26\n"}, now: map[string]string{"add.go": addGo, "go.mod": "module m\n\ngo 1.26 // fixed\n"},
+			nofix: []string{"go.mod: comments or layout only"}, ok: true},
 		{name: "data file changed in place is a fix",
 			was: map[string]string{"add.go": addGo, "table.json": "[1]\n"}, now: map[string]string{"add.go": addGo, "table.json": "[2]\n"}},
 		{name: "source file removed is a fix",

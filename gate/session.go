@@ -201,19 +201,23 @@ func digestOf(s string) string {
 
 // IsTestFile reports whether a slash-separated path is a test file by the
 // conventions of the runners vbd knows: Go's _test.go, pytest's test_*.py,
-// *_test.py and conftest.py, JavaScript's *.test.* and *.spec.*, and
-// anything under a test, tests, __tests__, spec or testdata directory.
+// *_test.py and conftest.py, JavaScript's *.test.* and *.spec.*, golden
+// and snapshot files (*.golden, *.snap), and anything under a test,
+// tests, __tests__, spec or testdata directory, or one of the tests'
+// mocks, fixtures, snapshots or golden files (__mocks__, __fixtures__,
+// __snapshots__, fixtures, golden, goldens).
 func IsTestFile(p string) bool {
 	base := path.Base(p)
 	switch {
 	case strings.HasSuffix(base, "_test.go"),
 		strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"),
-		strings.Contains(base, ".test.") || strings.Contains(base, ".spec."):
+		strings.Contains(base, ".test.") || strings.Contains(base, ".spec."),
+		strings.HasSuffix(base, ".golden") || strings.HasSuffix(base, ".snap"):
 		return true
 	}
 	for _, dir := range strings.Split(path.Dir(p), "/") {
 		switch dir {
-		case "test", "tests", "__tests__", "spec", "testdata":
+		case "test", "tests", "__tests__", "spec", "testdata", "__mocks__", "__fixtures__", "__snapshots__", "fixtures", "golden", "goldens":
 			return true
 		}
 	}

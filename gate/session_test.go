@@ -278,6 +278,8 @@ func TestIsTestFile(t *testing.T) {
 		"add_test.go": true, "pkg/add.go": false, "test_calc.py": true, "calc_test.py": true, "conftest.py": true,
 		"calc.py": false, "src/a.test.js": true, "src/a.spec.ts": true, "src/a.js": false, "tests/helpers.py": true,
 		"web/__tests__/x.js": true, "testdata/in.txt": true, "Makefile": false, ".vbd.toml": false, "package.json": false,
+		"__mocks__/add.js": true, "src/__snapshots__/a.js.snap": true, "fixtures/add.want": true, "golden/out.txt": true,
+		"out.golden": true, "src/fixture.js": false,
 	} {
 		if got := IsTestFile(p); got != want {
 			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
@@ -290,7 +292,8 @@ func TestCheckDefs(t *testing.T) {
 	files := map[string]string{
 		"package.json":            `{"name":"x","version":"1.0.0","scripts":{"test":"node --require ./setup.js --test","start":"node ./server.js"}}`,
 		"server.js":               "// the code under test\n",
-		"Makefile":                "run:\n\tpython3 ./app.py\ntest:\n\tpytest -p calcfix\n",
+		"Makefile":                "run:\n\tpython3 ./app.py\ntest:\n\tpytest -p calcfix\n-include local.mk\n",
+		"local.mk":                "test: ; true\n",
 		"app.py":                  "print(1)\n",
 		"jest.config.js":          "module.exports = {setupFiles: ['<rootDir>/jest.setup.js'], moduleNameMapper: {'^calc$': './patched/calc.js'}}\n",
 		"jest.setup.js":           "// setup\n",
@@ -317,7 +320,7 @@ func TestCheckDefs(t *testing.T) {
 		got = append(got, p)
 	}
 	slices.Sort(got)
-	want := []string{".pre-commit-config.yaml", "Makefile", "calcfix.py", "check.sh", "jest.config.js", "jest.setup.js", "package.json", "pyproject.toml", "pytest.ini", "setup.js"}
+	want := []string{".pre-commit-config.yaml", "Makefile", "calcfix.py", "check.sh", "jest.config.js", "jest.setup.js", "local.mk", "package.json", "pyproject.toml", "pytest.ini", "setup.js"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("check-definition files %q, want %q (the code under test, calc.js, add.py, server.js and app.py, is none)", got, want)
 	}

@@ -36,6 +36,11 @@ type syntax struct {
 	rust                bool // r#"raw"# strings; ' is a character or a lifetime
 	verbatim            bool // C#'s @"..." strings
 	ruby                bool // =begin/=end, heredocs, %-literals, magic comments
+	// preproc: a line break ends a preprocessor line whatever comes
+	// before it (C, C#, and files of settings); elsewhere a line ending in
+	// an operator, or a line starting with a member access, continues the
+	// statement.
+	preproc bool
 }
 
 var syntaxes = map[Lang]*syntax{
@@ -46,8 +51,10 @@ var syntaxes = map[Lang]*syntax{
 	Java: {line: []string{"//"}, blockOpen: "/*", blockEnd: "*/", quotes: `'"`, triple: true},
 	Kotlin: {line: []string{"//"}, blockOpen: "/*", blockEnd: "*/", nested: true, quotes: `'"`, triple: true,
 		interp: map[byte]string{'"': "${"}, breaks: breaksStatement},
-	CSharp: {line: []string{"//"}, blockOpen: "/*", blockEnd: "*/", quotes: `'"`, triple: true, verbatim: true, breaks: breaksStatement},
-	C:      {line: []string{"//"}, blockOpen: "/*", blockEnd: "*/", quotes: `'"`, breaks: breaksStatement},
+	CSharp: {line: []string{"//"}, blockOpen: "/*", blockEnd: "*/", quotes: `'"`, triple: true, verbatim: true, breaks: breaksStatement, preproc: true},
+	C:      {line: []string{"//"}, blockOpen: "/*", blockEnd: "*/", quotes: `'"`, breaks: breaksStatement, preproc: true},
+	GoMod:  {line: []string{"//"}, quotes: "\"`", breaks: breaksStatement, preproc: true},
+	TOML:   {line: []string{"#"}, quotes: `'"`, triple: true, breaks: breaksStatement, preproc: true},
 	Ruby: {line: []string{"#"}, quotes: "'\"`", multiline: "'\"`", interp: map[byte]string{'"': "#{", '`': "#{"},
 		regex: true, breaks: breaksStatement, ruby: true},
 }
@@ -92,6 +99,10 @@ func lex(sx *syntax, src []byte, emit func(Token)) {
 }
 
 func (l *lexer) put(kind TokenKind, text string) {
+	if l.lineBreak && !l.sx.preproc && (l.continued() || kind == Punct && strings.HasPrefix(text, ".") && !strings.HasPrefix(text, "..")) {
+		// a +<break>b, x =><break>y, a<break>.then(): one statement.
+		l.lineBreak = false
+	}
 	if l.lineBreak && l.any && l.last.Kind != Newline && kind != Newline {
 		l.last = Token{Kind: Newline}
 		l.emit(l.last)
@@ -138,6 +149,21 @@ func (l *lexer) run() {
 			l.punct()
 		}
 	}
+}
+
+// continued reports whether the last token cannot end a statement: an
+// operator or separator other than a closing bracket, ++ and --.
+func (l *lexer) continued() bool {
+	if !l.any || l.last.Kind != Punct {
+		return false
+	}
+	switch t := l.last.Text; {
+	case t == ")" || t == "]" || t == "}" || t == ";":
+		return false
+	case strings.HasSuffix(t, "++") || strings.HasSuffix(t, "--"):
+		return false
+	}
+	return true
 }
 
 // atLineStart reports whether l.i is the first byte of a line.

@@ -42,6 +42,10 @@ const (
 	CSharp Lang = "csharp"
 	C      Lang = "c" // C and C++
 	Ruby   Lang = "ruby"
+	// GoMod is go.mod and go.work; TOML any .toml file: files of
+	// settings with comments, where a comment's edit changes nothing.
+	GoMod Lang = "gomod"
+	TOML  Lang = "toml"
 )
 
 var extLangs = map[string]Lang{
@@ -54,13 +58,17 @@ var extLangs = map[string]Lang{
 	".cs": CSharp,
 	".c":  C, ".h": C, ".cc": C, ".cpp": C, ".cxx": C, ".hpp": C, ".hh": C,
 	".rb": Ruby, ".rake": Ruby,
+	".toml": TOML,
 }
 
 // LangOf is the language of a slash path by its extension.
 func LangOf(p string) Lang {
 	base := path.Base(p)
-	if base == "Rakefile" || base == "Gemfile" {
+	switch base {
+	case "Rakefile", "Gemfile":
 		return Ruby
+	case "go.mod", "go.work":
+		return GoMod
 	}
 	return extLangs[strings.ToLower(path.Ext(base))]
 }

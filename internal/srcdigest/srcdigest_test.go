@@ -43,6 +43,9 @@ func TestDigest(t *testing.T) {
 		{"js division", "a.js", "const r = a / b / c // d\n", "const r = a / b / c // e\n", true},
 		{"js template", "a.js", "const s = `a ${b} // c`\n", "const s = `a ${b} // d`\n", false},
 		{"js template nested", "a.js", "const s = `a ${f(`x`)} b` // c\n", "const s = `a ${f(`x`)} b` // d\n", true},
+		{"js arrow body on the next line", "a.js", "exports.add = (a, b) => a - b;\n", "/* fixed */\nexports.add = (a, b) =>\n  a - b;\n", true},
+		{"js chain on the next line", "a.js", "p.then(f).catch(g)\n", "p\n  .then(f)\n  .catch(g)\n", true},
+		{"js statement split", "a.js", "a\nb\n", "a b\n", false},
 		{"js string", "a.js", "x('a')\n", "x('b')\n", false},
 
 		// Rust: nested comments, raw strings, lifetimes.
@@ -57,6 +60,12 @@ func TestDigest(t *testing.T) {
 		{"kotlin nested comment", "A.kt", "fun f() = 1\n", "/* a /* b */ c */\nfun f() = 1\n", true},
 		{"csharp verbatim", "A.cs", "var s = @\"C:\\\";\n", "var s = @\"D:\\\";\n", false},
 		{"c preprocessor line", "a.c", "#define A 1\nint x;\n", "#define A 1 int x;\n", false},
+
+		{"c directive ends at the line", "a.c", "#define A 1 +\n2;\n", "#define A 1 + 2;\n", false},
+		{"go.mod comment", "go.mod", "module m\n\ngo 1.26\n", "module m // fixed\n\n// note\ngo 1.26\n", true},
+		{"go.mod require", "go.mod", "module m\nrequire x v1.0.0\n", "module m\nrequire x v1.0.1\n", false},
+		{"toml comment", "Cargo.toml", "[package]\nname = \"a\"\n", "# the crate\n[package]\nname = \"a\" # its name\n", true},
+		{"toml hash in string", "Cargo.toml", "x = \"a#b\"\n", "x = \"a#c\"\n", false},
 
 		// Ruby: comments, heredocs, %-literals, magic comments.
 		{"ruby comment", "a.rb", "def add(a, b)\n  a - b\nend\n", "# adds\ndef add(a, b) # two\n  a - b\nend\n", true},
