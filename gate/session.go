@@ -640,13 +640,24 @@ var runnerNames = []string{"jest", "vitest", "mocha", "ava", "tap", "c8", "nyc",
 // may resolve to before PATH's.
 var binDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin"}
 
+// venvDirs are the virtual environments a check may run in; venvStartup
+// the files in one that run, or choose what runs, when its interpreter
+// starts, bounded at maxVenvStartup a pattern.
+var (
+	venvDirs    = []string{".venv", "venv"}
+	venvStartup = []string{"pyvenv.cfg", "lib/python*/site-packages/*.pth", "lib/python*/site-packages/sitecustomize.py", "lib/python*/site-packages/usercustomize.py"}
+)
+
+const maxVenvStartup = 64
+
 // RunnerHashes hashes the programs the checks of a plan may resolve in
 // ignored directories: in node_modules/.bin, .venv/bin and venv/bin of
 // each check's dir, the directories above it and the root, the runners
 // and interpreters of runnerNames, every command word of the checks'
 // commands and of the package.json scripts in their dirs (a script's
-// "node report.js" resolves node_modules/.bin/node first), and a program
-// a command starts by a relative path. The map is slash path (relative
+// "node report.js" resolves node_modules/.bin/node first), a program a
+// command starts by a relative path, and a venv's startup files (its .pth
+// files, sitecustomize.py, usercustomize.py, pyvenv.cfg). The map is slash path (relative
 // to root) → content hash of the file it resolves to.
 func RunnerHashes(root string, plan SessionPlan) map[string]string {
 	out := map[string]string{}
@@ -678,6 +689,21 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 		for _, b := range binDirs {
 			for _, n := range names {
 				cand[path.Join(d, b, n)] = true
+			}
+		}
+	}
+	// A venv's interpreter runs what its site-packages' .pth files and
+	// sitecustomize import before any test, and pyvenv.cfg says which
+	// interpreter and packages it takes.
+	for _, d := range dirs {
+		for _, venv := range venvDirs {
+			for _, pat := range venvStartup {
+				matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(d), venv, filepath.FromSlash(pat)))
+				for _, m := range matches[:min(len(matches), maxVenvStartup)] {
+					if rel, err := filepath.Rel(root, m); err == nil {
+						cand[filepath.ToSlash(rel)] = true
+					}
+				}
 			}
 		}
 	}

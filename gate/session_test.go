@@ -225,6 +225,7 @@ func TestRunnerHashes(t *testing.T) {
 	write("py/interp", "real python")
 	link(filepath.Join(root, "py/interp"), ".venv/bin/python")
 	write("tools/run-tests", "a runner started by path")
+	write(".venv/lib/python3.11/site-packages/distutils-precedence.pth", "import os")
 	plan := SessionPlan{Checks: []PlanCheck{
 		{Name: "npm test (web)", Dir: "web", Command: "npm run test", Runs: true},
 		{Name: "t", Dir: ".", Command: "tools/run-tests -v", Runs: true},
@@ -235,7 +236,7 @@ func TestRunnerHashes(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	if want := []string{".venv/bin/python", "tools/run-tests", "web/node_modules/.bin/jest"}; !slices.Equal(keys, want) {
+	if want := []string{".venv/bin/python", ".venv/lib/python3.11/site-packages/distutils-precedence.pth", "tools/run-tests", "web/node_modules/.bin/jest"}; !slices.Equal(keys, want) {
 		t.Fatalf("hashed %q, want %q", keys, want)
 	}
 	if f := CompareRunners(start, RunnerHashes(root, plan)); len(f) != 0 {
@@ -256,12 +257,15 @@ func TestRunnerHashes(t *testing.T) {
 	write("web/node_modules/.bin/mytool", "fake")
 	write("web/node_modules/.bin/run", "fake")
 	write("web/node_modules/.bin/unrelated", "not named by any check")
+	// A startup hook the venv's interpreter imports before any test.
+	write(".venv/lib/python3.11/site-packages/zz-patch.pth", "import calcfix")
 	var got []string
 	for _, f := range CompareRunners(start, RunnerHashes(root, plan)) {
 		got = append(got, strings.TrimSuffix(f.Text, " (it is in an ignored directory, outside what vbd fingerprints)"))
 	}
 	want := []string{
 		"the test runner .venv/bin/python changed in this session",
+		"the test runner .venv/lib/python3.11/site-packages/zz-patch.pth appeared in this session",
 		"the test runner node_modules/.bin/node appeared in this session",
 		"the test runner node_modules/.bin/vitest appeared in this session",
 		"the test runner web/node_modules/.bin/jest changed in this session",
