@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -153,18 +154,32 @@ type refs struct {
 func readRefs(now TreeSplit, cands []string) (*refs, bool) {
 	r := &refs{goIdents: map[string]map[string]bool{}, words: map[string]bool{}}
 	total := 0
-	for p := range now.Tests {
-		src, ok := readBounded(now.Root, p)
-		if !ok {
-			continue
+	// each reads the files of paths, within maxRefBytes in all, into fn.
+	each := func(paths []string, fn func(p string, src []byte)) bool {
+		for _, p := range paths {
+			src, ok := readBounded(now.Root, p)
+			if !ok {
+				continue
+			}
+			if total += len(src); total > maxRefBytes {
+				return false
+			}
+			fn(p, src)
 		}
-		if total += len(src); total > maxRefBytes {
-			return nil, false
+		return true
+	}
+	tests := slices.Sorted(maps.Keys(now.Tests))
+	var code []string
+	for p := range now.Files {
+		if !slices.Contains(cands, p) && srcdigest.LangOf(p) != "" {
+			code = append(code, p)
 		}
+	}
+	ok := each(tests, func(p string, src []byte) {
 		if srcdigest.LangOf(p) == srcdigest.Go {
 			_, strs, _, _ := srcdigest.GoRefs(src)
 			r.testStrs = append(r.testStrs, strs...)
-			continue
+			return
 		}
 		if !srcdigest.Tokens(p, src, func(t srcdigest.Token) {
 			if t.Kind == srcdigest.String {
@@ -174,46 +189,41 @@ func readRefs(now TreeSplit, cands []string) (*refs, bool) {
 			// A file of settings (package.json, a Makefile): its text.
 			r.testStrs = append(r.testStrs, string(src))
 		}
-	}
-	for p := range now.Files {
-		if slices.Contains(cands, p) || srcdigest.LangOf(p) == "" {
-			continue
-		}
-		src, ok := readBounded(now.Root, p)
-		if !ok {
-			continue
-		}
-		if total += len(src); total > maxRefBytes {
-			return nil, false
-		}
-		if srcdigest.LangOf(p) == srcdigest.Go {
-			idents, strs, embeds, _ := srcdigest.GoRefs(src)
-			dir := path.Dir(p)
-			m := r.goIdents[dir]
-			if m == nil {
-				m = map[string]bool{}
-				r.goIdents[dir] = m
-			}
-			for _, id := range idents {
-				m[id] = true
-			}
-			r.strs = append(r.strs, strs...)
-			for _, e := range embeds {
-				r.goEmbeds = append(r.goEmbeds, path.Join(dir, e))
-			}
-			continue
-		}
-		srcdigest.Tokens(p, src, func(t srcdigest.Token) {
-			switch t.Kind {
-			case srcdigest.Word:
-				r.words[t.Text] = true
-			case srcdigest.String:
-				r.strs = append(r.strs, t.Text)
-			default:
-			}
-		})
+	}) && each(code, r.addCode)
+	if !ok {
+		return nil, false
 	}
 	return r, true
+}
+
+// addCode takes in what the non-test source file p names.
+func (r *refs) addCode(p string, src []byte) {
+	if srcdigest.LangOf(p) == srcdigest.Go {
+		idents, strs, embeds, _ := srcdigest.GoRefs(src)
+		dir := path.Dir(p)
+		m := r.goIdents[dir]
+		if m == nil {
+			m = map[string]bool{}
+			r.goIdents[dir] = m
+		}
+		for _, id := range idents {
+			m[id] = true
+		}
+		r.strs = append(r.strs, strs...)
+		for _, e := range embeds {
+			r.goEmbeds = append(r.goEmbeds, path.Join(dir, e))
+		}
+		return
+	}
+	srcdigest.Tokens(p, src, func(t srcdigest.Token) {
+		switch t.Kind {
+		case srcdigest.Word:
+			r.words[t.Text] = true
+		case srcdigest.String:
+			r.strs = append(r.strs, t.Text)
+		default:
+		}
+	})
 }
 
 // unused says why the candidate p is no part of the code under test, or
