@@ -221,7 +221,7 @@ func (r *refs) addCode(p string, src []byte) {
 			r.words[t.Text] = true
 		case srcdigest.String:
 			r.strs = append(r.strs, t.Text)
-		default:
+		case srcdigest.Punct, srcdigest.Newline, srcdigest.Indent, srcdigest.Dedent, srcdigest.Keep:
 		}
 	})
 }

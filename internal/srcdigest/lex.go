@@ -193,9 +193,10 @@ func (l *lexer) newline() {
 func (l *lexer) indentation() {
 	col, j := 0, l.i
 	for j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t' || l.src[j] == '\f') {
-		if l.src[j] == '\t' {
+		switch l.src[j] {
+		case '\t':
 			col = (col/8 + 1) * 8
-		} else if l.src[j] == ' ' {
+		case ' ':
 			col++
 		}
 		j++
@@ -313,9 +314,10 @@ func (l *lexer) operand() bool {
 		return !strings.HasSuffix(t, ")") && !strings.HasSuffix(t, "]") && !strings.HasSuffix(t, "}")
 	case String:
 		return false
-	default:
+	case Newline, Indent, Dedent, Keep:
 		return true
 	}
+	return true
 }
 
 // stringLit emits a string, character or regular-expression literal at
