@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -118,6 +119,60 @@ func FuzzDecodeGoEvent(f *testing.F) {
 	})
 }
 
+// quietLinesByLine is QuietLines as it was before the block scan: one line
+// at a time through quiet. The block scan must pass exactly these lines.
+func quietLinesByLine(s *textScanner, b []byte, maxLen int) (n, lines int) {
+	for {
+		i := bytes.IndexByte(b[n:], '\n')
+		if i < 0 || i > maxLen || !s.quiet(b[n:n+i]) {
+			return n, lines
+		}
+		n, lines = n+i+1, lines+1
+	}
+}
+
+// quietSeeds are outputs around the block scan's edges: escapes and
+// carriage returns at every offset of a word, short and long lines, hot
+// bytes at either end, a line of exactly maxLen bytes.
+var quietSeeds = []string{
+	"y\ny\ny\ny\ny\ny\ny\ny\ny\n",
+	"y\ny\ny\n\x1b[31mred\x1b[0m\ny\n",
+	"abc\rdef\nyyyy\n",
+	"\n\n\n\n\n\n\n\n\n\nx",
+	"plain words here\nok 1 - a\nmore plain words\n",
+	"123456789y\n12345678y\nNo such file or directory\n",
+	"indented\n  --- FAIL: TestX\n",
+	strings.Repeat("x", 16) + "\n" + strings.Repeat("x", 17) + "\n" + strings.Repeat("z", 40),
+	// Runs of equal words (the scan's repeat path), then a change.
+	strings.Repeat("y\n", 40) + "ok 1 - a\n" + strings.Repeat("y\n", 40),
+	strings.Repeat("abc\n", 30) + "ab\x1bc\n",
+	strings.Repeat("1234567\n", 10) + strings.Repeat("x", 30) + "\n",
+	strings.Repeat("\n", 50) + "\t\n",
+	strings.Repeat("..\n.", 30) + "\r\n",
+}
+
+// FuzzQuietLinesBlockScan checks the block scan against the line-by-line
+// reference on every alignment of the block in memory and a block cut
+// anywhere (the capture hands it reads that end mid-line).
+func FuzzQuietLinesBlockScan(f *testing.F) {
+	for _, seed := range quietSeeds {
+		f.Add([]byte(seed), uint16(16), uint16(100))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, maxLen, cut uint16) {
+		s := newTextScanner(detect.Check{})
+		m := int(maxLen % 1200)
+		for off := range min(len(data), 8) {
+			b := data[off:]
+			b = b[:min(len(b), int(cut))]
+			n, k := s.QuietLines(b, m)
+			wn, wk := quietLinesByLine(s, b, m)
+			if n != wn || k != wk {
+				t.Fatalf("QuietLines(%q, %d) = %d bytes, %d lines; line by line %d bytes, %d lines", b, m, n, k, wn, wk)
+			}
+		}
+	})
+}
+
 // FuzzQuietPathChangesNothing checks the text scanner's quiet path against
 // the slow one: fed the same output, a scanner that skips quiet lines and
 // one that reads every line must hand back the same lines and reach the
@@ -133,9 +188,12 @@ func FuzzQuietPathChangesNothing(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(data)
+		f.Add(data, uint16(4096))
 	}
-	f.Add([]byte("y\ny\n\x1b[31mok 1 - a\x1b[0m\nprogress 10%\rok 2 - b\n  --- FAIL: TestX\n"))
+	f.Add([]byte("y\ny\n\x1b[31mok 1 - a\x1b[0m\nprogress 10%\rok 2 - b\n  --- FAIL: TestX\n"), uint16(7))
+	for _, seed := range quietSeeds {
+		f.Add([]byte(seed), uint16(5))
+	}
 	// The setup watch's messages, by the end that makes each hot.
 	for _, seed := range []string{
 		"ModuleNotFoundError: No module named 'pytest'",
@@ -148,22 +206,27 @@ func FuzzQuietPathChangesNothing(f *testing.F) {
 		"/x/definition.rb:486:in `materialize': Could not find rspec-3.9.0 in any of the sources (Bundler::GemNotFound)",
 		"bundler: command not found: rubocop",
 	} {
-		f.Add([]byte(seed))
+		f.Add([]byte(seed), uint16(0))
 	}
 	checks := []detect.Check{
 		{Kind: detect.KindTest, Runner: detect.RunnerMake},
 		{Kind: detect.KindTest, Runner: detect.RunnerNPM, Argv: []string{"npm", "test"}, Setup: "node_modules is missing"},
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(func(t *testing.T, data []byte, block uint16) {
 		for _, c := range checks {
 			for _, exit := range []int{0, 1} {
 				quick, every := newTextScanner(c), newTextScanner(c)
 				every.everyLine = true
 				// As the capture feeds it: runs of quiet lines in one call,
-				// each other line on its own.
+				// each other line on its own, the quiet runs cut where the
+				// capture's reads end (every block bytes; 0: never).
 				rest := append(append([]byte(nil), data...), '\n')
 				for len(rest) > 0 {
-					n, k := quick.QuietLines(rest, 1000)
+					window := rest
+					if block > 0 {
+						window = rest[:min(len(rest), int(block))]
+					}
+					n, k := quick.QuietLines(window, 1000)
 					for l := range bytes.SplitSeq(bytes.TrimSuffix(rest[:n], []byte("\n")), []byte("\n")) {
 						if n == 0 {
 							break

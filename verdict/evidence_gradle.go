@@ -150,7 +150,7 @@ func (s *textScanner) gradleCountLine(l []byte) {
 // gradleFailedLine reads a line ending in "FAILED" whatever it starts
 // with: "com.x.AppTest > fails() FAILED" opens that test's failure.
 func (s *textScanner) gradleFailedLine(l []byte) {
-	if len(l) < 10 || l[0] == ' ' || l[0] == '\t' || l[0] == '>' || !bytes.HasSuffix(l, []byte(" FAILED")) {
+	if len(l) < hotLastMinLen || l[0] == ' ' || l[0] == '\t' || l[0] == '>' || !bytes.HasSuffix(l, []byte(" FAILED")) {
 		return
 	}
 	if m := gradleFailed.FindSubmatch(l); m != nil {

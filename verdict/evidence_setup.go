@@ -96,7 +96,7 @@ func newSetupWatch(c detect.Check) setupWatch {
 // line reads one cleaned line. Cheap bytes tests come first: most lines
 // hold none of these words.
 func (w *setupWatch) line(l []byte) {
-	if w.what != "" && w.status127 || len(l) < 10 {
+	if w.what != "" && w.status127 || len(l) < hotLastMinLen {
 		return
 	}
 	// Every message below starts with one of setupFirstBytes or ends in

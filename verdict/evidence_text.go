@@ -2,6 +2,8 @@ package verdict
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -215,39 +217,122 @@ func (s *textScanner) QuietLines(b []byte, maxLen int) (n, lines int) {
 	if !s.idle() {
 		return 0, 0
 	}
-	hotFirst, hotLast := &s.tables.hotFirst, &s.tables.hotLast
-	for n < len(b) {
-		// The line's end: by hand for a short line, where a library call
-		// would cost more than the line.
-		end := n
-		for end < len(b) && end-n < 16 && b[end] != '\n' {
-			end++
+	return s.tables.quietLines(b, maxLen)
+}
+
+// Words of eight equal bytes, for the block scan.
+const (
+	wordOnes = 0x0101010101010101
+	wordHigh = 0x8080808080808080
+	wordLow7 = 0x7f7f7f7f7f7f7f7f
+	nlWord   = '\n' * wordOnes
+	escWord  = 0x1b * wordOnes
+	crWord   = '\r' * wordOnes
+	// spaceWord: every byte the block scan stops at (newline, escape,
+	// carriage return) is below a space.
+	spaceWord = ' ' * wordOnes
+)
+
+// zeroBytes sets the high bit of each byte of x that is zero, and no other
+// bit (no borrow crosses bytes, unlike the shorter haszero trick).
+func zeroBytes(x uint64) uint64 {
+	return ^((x&wordLow7 + wordLow7) | x | wordLow7)
+}
+
+// quietLines is quiet's test over a block: how many bytes at the start of
+// b are whole lines, each at most maxLen bytes, that quiet would pass, and
+// how many lines. It reads b eight bytes at a time (a line of `yes` used
+// to cost a call to QuietLines and one to Line, most of vbd's CPU on 1 GB
+// of it: issue 27):
+//   - a word with no byte below a space (text inside a line) costs one
+//     subtraction and two masks;
+//   - a word holding newlines costs two table look-ups per newline, at
+//     the two ends of the line it closes;
+//   - a word equal to the two before it, each holding a newline and
+//     closing only quiet lines, closes the same lines (their bytes and
+//     lengths are those the word before closed), so it costs a compare:
+//     output that repeats with a period of 1, 2, 4 or 8 bytes (`yes`,
+//     blank lines, dots, rules of dashes) passes at memory speed.
+func (t *lineTables) quietLines(b []byte, maxLen int) (n, lines int) {
+	hotFirst, hotLast := &t.hotFirst, &t.hotLast
+	// quietEnd reports whether the line b[n:j] is quiet; the word scan has
+	// already seen that it holds no escape or carriage return.
+	quietEnd := func(j int) bool {
+		size := j - n
+		if size > maxLen {
+			return false
 		}
-		if end == len(b) {
+		return size == 0 || !hotFirst[b[n]] && (size < hotLastMinLen || !hotLast[b[j-1]])
+	}
+	// The last word with a newline, how many words in a row up to it were
+	// equal and held a newline, and its newlines: their count and the
+	// offset of the last one.
+	var prev uint64
+	same, prevLines, prevLast := 0, 0, 0
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-spaceWord)&^w&wordHigh == 0 {
+			// No control byte: no line ends here. (The test is exact
+			// about whether some byte is below a space.)
+			same = 0
+			if i+8-n > maxLen {
+				return n, lines // a line too long to pass: no need to find its end
+			}
+			continue
+		}
+		if w == prev && same >= 2 {
+			n, lines = i+prevLast+1, lines+prevLines
+			continue
+		}
+		nl := zeroBytes(w ^ nlWord)
+		if stop := zeroBytes(w^escWord) | zeroBytes(w^crWord); stop != 0 {
+			// Only the lines that close before the first escape or
+			// carriage return can be quiet; the one holding it is not.
+			nl &= 1<<bits.TrailingZeros64(stop) - 1
+			for ; nl != 0; nl &= nl - 1 {
+				j := i + bits.TrailingZeros64(nl)>>3
+				if !quietEnd(j) {
+					return n, lines
+				}
+				n, lines = j+1, lines+1
+			}
 			return n, lines
 		}
-		if b[end] != '\n' {
-			i := bytes.IndexByte(b[end:], '\n')
-			if i < 0 {
+		if nl == 0 {
+			// Other control bytes (a tab, a form feed) but no newline.
+			same = 0
+			if i+8-n > maxLen {
 				return n, lines
 			}
-			end += i
+			continue
 		}
-		line := b[n:end]
-		if len(line) > maxLen {
+		for m := nl; m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			if !quietEnd(j) {
+				return n, lines
+			}
+			n, lines = j+1, lines+1
+		}
+		if w == prev {
+			same++
+		} else {
+			prev, same, prevLines, prevLast = w, 1, bits.OnesCount64(nl), 7-bits.LeadingZeros64(nl)>>3
+		}
+		if i+8-n > maxLen {
 			return n, lines
 		}
-		// quiet's test, written out: a call per line here cost a fifth of
-		// row (a)'s time (measured).
-		if len(line) > 0 {
-			if hotFirst[line[0]] || hotLast[line[len(line)-1]] {
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '\n':
+			if !quietEnd(i) {
 				return n, lines
 			}
-			if esc, cr := escOrCR(line); esc || cr {
-				return n, lines
-			}
+			n, lines = i+1, lines+1
+		case 0x1b, '\r':
+			return n, lines
 		}
-		n, lines = end+1, lines+1
 	}
 	return n, lines
 }
@@ -262,10 +347,11 @@ func (s *textScanner) idle() bool {
 // quiet reports whether no reader below would act on line, which is most
 // lines of a loud check: no multi-line state is open (a failure's block,
 // unittest's pending summary, pre-commit's config error, lefthook's list),
-// neither end of the line is a byte some reader looks for, and the line
-// holds no escape or carriage return, which clean would strip and so
-// change its ends. A loud check then costs a few loads per line, not
-// every reader's call (issue 15: 1 GB of "y" lines).
+// neither end of the line is a byte some reader looks for (the last from
+// hotLastMinLen bytes on), and the line holds no escape or carriage
+// return, which clean would strip and so change its ends. A loud check
+// then costs a few loads per line, not every reader's call (issue 15: 1 GB
+// of "y" lines), and less in the capture's block scan (quietLines).
 func (s *textScanner) quiet(line []byte) bool {
 	if !s.idle() {
 		return false
@@ -273,7 +359,7 @@ func (s *textScanner) quiet(line []byte) bool {
 	if len(line) == 0 {
 		return true
 	}
-	if s.tables.hotFirst[line[0]] || s.tables.hotLast[line[len(line)-1]] {
+	if s.tables.hotFirst[line[0]] || len(line) >= hotLastMinLen && s.tables.hotLast[line[len(line)-1]] {
 		return false
 	}
 	esc, cr := escOrCR(line)

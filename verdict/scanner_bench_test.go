@@ -98,3 +98,38 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkQuietLines is the text scanner's block scan (QuietLines, which
+// the capture calls on each read) over 256 KB of quiet lines: `yes`'s
+// 2-byte lines (the repeat path), 2-byte lines that do not repeat, and
+// 20- and 80-byte lines.
+func BenchmarkQuietLines(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		line func(i int) string
+	}{
+		{"yes", func(int) string { return "y\n" }},
+		{"2-byte-varied", func(i int) string { return "abchijkl"[i%7*(i%3)%8:][:1] + "\n" }},
+		{"20-byte", func(i int) string { return fmt.Sprintf("some words here %03dx\n", i%1000) }},
+		{"80-byte", func(i int) string {
+			return fmt.Sprintf("%-79s\n", fmt.Sprintf("xx handled request %d in 3ms status=200 path=/api/v1/items", i))
+		}},
+	} {
+		var block []byte
+		for i := 0; len(block) < 256<<10; i++ {
+			block = append(block, tc.line(i)...)
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			s := newTextScanner(detect.Check{})
+			if n, _ := s.QuietLines(block, 1000); n != len(block) {
+				b.Fatalf("only %d of %d bytes are quiet", n, len(block))
+			}
+			b.SetBytes(int64(len(block)))
+			cpu0 := cpuTime()
+			for b.Loop() {
+				s.QuietLines(block, 1000)
+			}
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/(float64(b.N)*float64(len(block)))*(1<<30), "cpu-s/GB")
+		})
+	}
+}
