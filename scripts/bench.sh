@@ -14,16 +14,18 @@
 #   BENCH_OUT=FILE      the report (default docs/benchmarks.md)
 #   BENCH_REUSE_GO=1    also run scripts/bench-reuse.sh (a Go module's reuse)
 #   BENCH_KEEP=1        keep the work dir, with each variant's last output
-#   BENCH_ROWS=abcdefgs which rows to measure (e.g. BENCH_ROWS=cde: the
+#   BENCH_ROWS=abcdefgjs which rows to measure (e.g. BENCH_ROWS=cde: the
 #                       trivial check, reuse and detection only); f is the
 #                       agent's Stop hook on an unchanged verified tree, g
-#                       a commit through each tool's pre-commit hook, s
+#                       a commit through each tool's pre-commit hook, j
+#                       go test -json printing BENCH_JSON_LINES lines, s
 #                       every evidence scanner on typical output
 #                       (BenchmarkScanners in verdict)
+#   BENCH_JSON_LINES=1000000  lines row j's test prints
 #   BENCH_STOP_FILES="1000 20000"  tree sizes of row f (100000: row d's tree)
 #   BENCH_COMMIT_FILES=10000       files in row g's repositories
 #   BENCH_BASE=BINARY   another vbd (an earlier build) measured beside this
-#                       one in rows c, d, e, f and g, taking turns with it:
+#                       one in rows a, c, d, e, f, g and j, taking turns with it:
 #                       a before/after on the same load
 # lefthook and prek run as their native binaries (the platform packages npm
 # installs beside their node wrappers): through the wrappers each run cost
@@ -37,7 +39,8 @@ bytes=${BENCH_BYTES:-1000000000}
 files=${BENCH_FILES:-100000}
 tools=${BENCH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-bench/tools}
 out=${BENCH_OUT:-$root/docs/benchmarks.md}
-rows=${BENCH_ROWS:-abcdefgs}
+rows=${BENCH_ROWS:-abcdefgjs}
+json_lines=${BENCH_JSON_LINES:-1000000}
 stop_files=${BENCH_STOP_FILES:-1000 20000}
 commit_files=${BENCH_COMMIT_FILES:-10000}
 base=${BENCH_BASE:-}
@@ -109,6 +112,8 @@ stats() {
 		print v[1], m, v[NR] }'
 }
 median() { stats "$times/$1.ms" | cut -d' ' -f2; }
+# cpumedian VARIANT: its median CPU seconds (0 without GNU time).
+cpumedian() { if [ -f "$times/$1.cpu" ]; then stats "$times/$1.cpu" 1 | cut -d' ' -f2; else echo 0; fi; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 fmt_ms() {
 	awk -v v="$1" 'BEGIN { if (v >= 10000) printf "%.1f s", v / 1000; else if (v >= 1000) printf "%.2f s", v / 1000; else printf "%.1f ms", v }'
@@ -198,8 +203,54 @@ name = "loud"
 run = "yes | head -c $bytes"
 EOF
 gitrepo "$a"
-label a_vbd "vbd, one check printing $bytes bytes"
-label a_file "the same pipeline to a file"
+# Issue 27's goal is without a spare core: every variant of the row runs
+# pinned to one CPU (taskset), the check's pipeline and vbd sharing it.
+pin=""
+if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then pin="taskset -c 0"; fi
+label a_vbd "vbd, one check printing $bytes bytes${pin:+, on one CPU}"
+label a_base "baseline vbd, the same"
+label a_file "the same pipeline to a file${pin:+, on one CPU}"
+
+# ---- (j) go test -json printing JSON_LINES lines -------------------------------
+# A Go module whose one test prints JSON_LINES lines; vbd runs its go test
+# -json (go vet disabled), the reference writes the same command's output
+# to a file, and test2json (built from the toolchain's cmd/test2json)
+# converts the test binary's own stream: the goal is that vbd's cost over
+# the file (its scanning) is no more than test2json's.
+j=$work/j
+if want j; then
+	mkdir -p "$j"
+	printf 'module example.com/loud\n\ngo 1.22\n' >"$j/go.mod"
+	cat >"$j/loud_test.go" <<EOF
+package loud
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"testing"
+)
+
+func TestLoud(t *testing.T) {
+	w := bufio.NewWriter(os.Stdout)
+	for i := range $json_lines {
+		w.WriteString("    loud_test.go:14: checked value ")
+		w.WriteString(strconv.Itoa(i))
+		w.WriteByte('\\n')
+	}
+	w.Flush()
+}
+EOF
+	printf 'reuse = false\ndisable = ["go vet"]\n' >"$j/.vbd.toml"
+	gitrepo "$j"
+	(cd "$j" && go build -o "$work/bin/test2json" cmd/test2json && go test -c -o "$work/bin/loud.test" . &&
+		"$work/bin/loud.test" -test.v=test2json >"$work/j.raw" && go test -json ./... >/dev/null) ||
+		say "row j's setup failed"
+fi
+label j_vbd "vbd, go test -json printing $json_lines lines"
+label j_base "baseline vbd, the same"
+label j_file "\`go test -json ./... > file\`"
+label j_t2j "test2json on the test binary's stream (\`test2json -p PKG < stream\`)"
 
 # ---- (b) six waiting checks -------------------------------------------------
 # Each tool gets a repository of its own: vbd would otherwise find the
@@ -372,9 +423,17 @@ while [ $i -lt "$runs" ]; do
 	say "  run $i of $runs"
 	if want a; then
 		rm -rf "$a/.git/vbd/logs"
-		timed a_vbd "$a" "$vbd"
-		timed a_file "$a" sh -c "yes | head -c $bytes >'$work/a.out'"
+		timed a_vbd "$a" $pin "$vbd"
+		[ -z "$base" ] || timed a_base "$a" $pin "$base"
+		timed a_file "$a" $pin sh -c "yes | head -c $bytes >'$work/a.out'"
 		rm -f "$work/a.out"
+	fi
+	if want j; then
+		timed j_vbd "$j" "$vbd"
+		[ -z "$base" ] || timed j_base "$j" "$base"
+		timed j_file "$j" sh -c "go test -json ./... >'$work/j.out'"
+		timed j_t2j "$j" sh -c "'$work/bin/test2json' -p example.com/loud <'$work/j.raw' >'$work/j.out'"
+		rm -f "$work/j.out"
 	fi
 
 	if want b; then
@@ -441,12 +500,21 @@ md "load average $load0 at the start and $load1 at the end (a shared machine: co
 md ""
 md "Rows follow issue 27's table (c, f, g, a) and issue 15's (b, d, e). Figures taken at a high load"
 md "average are indicative only: the variants take turns, so compare their ratios."
-[ "$rows" = abcdefgs ] || md "Rows measured: $rows (BENCH_ROWS)."
+[ "$rows" = abcdefgjs ] || md "Rows measured: $rows (BENCH_ROWS)."
 [ -z "$base" ] || md "The baseline vbd (BENCH_BASE) is $(basename "$base"), measured in turn with this one."
 
 # withbase: the baseline's variant, when there is one.
 withbase() { [ -z "$base" ] || echo "$1"; }
-want a && row "(a) a check printing $bytes bytes (\`yes | head -c $bytes\`)" "vbd ≤ 3× the file" a_file a_vbd a_file
+if want a; then
+	row "(a) a check printing $bytes bytes (\`yes | head -c $bytes\`)" "vbd ≤ 1.5× the file's wall time with no spare core; vbd's own CPU ≤ 2 s per GB" a_file a_vbd $(withbase a_base) a_file
+	# CPU medians include the check's pipeline: vbd's own is the difference.
+	for v in a_vbd $(withbase a_base); do
+		own=$(awk -v a="$(cpumedian $v)" -v b="$(cpumedian a_file)" -v by="$bytes" 'BEGIN { printf "%.2f s (%.2f s per GB)", a - b, (a - b) / by * 1e9 }')
+		md ""
+		md "CPU of $(cut -d, -f1 "$times/$v.label") over the file's (median − median): $own"
+		say "  CPU of $v over the file's: $own"
+	done
+fi
 want b && row "(b) six waiting checks (sleep 0.5, 1, 1.5, 2, 2.5, 3 s)" "vbd ≤ 1.1× the longest check (3 s) and ≤ lefthook" b_lefthook b_vbd b_lefthook b_prek b_precommit b_seq
 if want c; then
 	row "(c) one trivial check, \`--no-cache\`" "vbd ≤ 1.5× the floor and ≤ lefthook" c_floor c_vbd $(withbase c_base) c_floor c_lefthook c_sh
@@ -487,6 +555,15 @@ if want g; then
 		procs=$(grep 'trace: built-in: git ' "$work/g.trace" 2>/dev/null | grep -cv 'built-in: git \(add\|commit\|maintenance\) ' || true)
 		md "| $(cat "$times/g_$t.label") | +$added | +$addmin | +$cpu | $procs |"
 		say "  time added by $t: +$added (min +$addmin, cpu +$cpu), $procs git processes"
+	done
+fi
+if want j; then
+	row "(j) \`go test -json\`, a test printing $json_lines lines" "vbd's CPU over the file's (its scanning) ≤ test2json's CPU for the same stream" j_file j_vbd $(withbase j_base) j_file j_t2j
+	for v in j_vbd $(withbase j_base); do
+		over=$(awk -v a="$(cpumedian $v)" -v b="$(cpumedian j_file)" -v t="$(cpumedian j_t2j)" 'BEGIN { printf "%.2f s, test2json %.2f s: %.2f×", a - b, t, (t == 0 ? 0 : (a - b) / t) }')
+		md ""
+		md "CPU of $(cut -d, -f1 "$times/$v.label") over the file's (median − median): $over"
+		say "  CPU of $v over the file's: $over"
 	done
 fi
 want e && row "(e) detection on the same tree" "vbd list ≤ 1.3× \`git ls-files -co --exclude-standard\`" e_git e_vbd $(withbase e_base) e_git
