@@ -55,7 +55,8 @@ type Task struct {
 // A scanner must keep bounded state: counters, not the output.
 type Scanner interface {
 	// Line receives one line without its newline. The returned text, which
-	// may be empty or hold several lines, replaces it in the log.
+	// may be empty or hold several lines, replaces it in the log; it may
+	// be the scanner's own buffer, valid until the next call.
 	Line(line []byte) []byte
 }
 

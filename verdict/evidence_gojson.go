@@ -14,7 +14,9 @@ import (
 // falls back to encoding/json, which stays the reference.
 //
 // prev is the previous event: a Package or Test equal to its value reuses
-// that string instead of allocating another.
+// that string instead of allocating another, and the Output is copied into
+// prev's out buffer, which ev.out then shares (valid until the next call):
+// a million output events then cost no allocation for their text.
 // scratch is reused for strings with escapes; values are copied out of it.
 func decodeGoEvent(b []byte, ev *goEvent, prev *goEvent, scratch *[]byte) bool {
 	i := skipSpace(b, 0)
@@ -52,8 +54,8 @@ func decodeGoEvent(b []byte, ev *goEvent, prev *goEvent, scratch *[]byte) bool {
 			case "Test":
 				ev.Test = reuse(val, prev.Test)
 			case "Output":
-				v := string(val)
-				ev.Output = &v
+				prev.out = append(prev.out[:0], val...)
+				ev.out, ev.hasOut = prev.out, true
 			case "ImportPath":
 				ev.ImportPath = string(val)
 			case "FailedBuild":
@@ -144,8 +146,13 @@ func jsonString(b []byte, i int, scratch *[]byte) ([]byte, int, bool) {
 		case c < 0x20:
 			return nil, 0, false
 		case c != '\\':
-			out = append(out, c)
-			i++
+			// A run of plain bytes, copied at once.
+			j := i + 1
+			for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 {
+				j++
+			}
+			out = append(out, b[i:j]...)
+			i = j
 			continue
 		}
 		if i+1 >= len(b) {

@@ -25,9 +25,14 @@ type goEvent struct {
 	Action      string
 	Package     string
 	Test        string
-	Output      *string
+	Output      *string // set by encoding/json only
 	ImportPath  string
 	FailedBuild string
+	// out is the Output's text and hasOut whether there was one, as the
+	// scanner reads them (decodeGoEvent sets them, the fallback copies
+	// Output into them).
+	out    []byte `json:"-"`
+	hasOut bool
 }
 
 // goTestJSON reads `go test -json`. It turns the events back into the text
@@ -84,24 +89,24 @@ func (g *goTestJSON) key(pkg, test string) string {
 	return g.lastKey
 }
 
-// keep adds one output line of a running test or a package build.
-func (g *goTestJSON) keep(key, text string) {
+// keep adds one output line of a running test or a package build; only
+// a line it keeps becomes a string.
+func (g *goTestJSON) keep(key string, b []byte) {
 	lines, ok := g.outputs[key]
 	if !ok && len(g.outputs) >= maxGoOpenOutputs {
 		return
 	}
-	text = strings.TrimRight(text, "\n")
-	if strings.HasPrefix(text, "=== ") || len(lines) >= maxFailureLines {
+	b = bytes.TrimRight(b, "\n")
+	if bytes.HasPrefix(b, []byte("=== ")) || len(lines) >= maxFailureLines {
 		if !ok {
 			g.outputs[key] = nil
 		}
 		return
 	}
-	if strings.IndexByte(text, 0x1b) >= 0 || strings.IndexByte(text, '\r') >= 0 {
-		text = string(clean([]byte(text)))
-	}
-	if len(text) > maxLineBytes {
-		text = text[:maxLineBytes] + "…"
+	b = clean(b)
+	text := string(b[:min(len(b), maxLineBytes)])
+	if len(b) > maxLineBytes {
+		text += "…"
 	}
 	g.outputs[key] = append(lines, text)
 }
@@ -132,6 +137,9 @@ func (g *goTestJSON) Line(line []byte) []byte {
 		if err := json.Unmarshal(trimmed, &ev); err != nil {
 			ev.Action = ""
 		}
+		if ev.Output != nil {
+			ev.out, ev.hasOut = []byte(*ev.Output), true
+		}
 	}
 	if ev.Action == "" {
 		// Not an event: a line split because it was too long, or stderr
@@ -139,7 +147,7 @@ func (g *goTestJSON) Line(line []byte) []byte {
 		g.plain(line)
 		return line
 	}
-	g.prev = goEvent{Package: ev.Package, Test: ev.Test}
+	g.prev.Package, g.prev.Test = ev.Package, ev.Test
 	return g.event(&ev)
 }
 
@@ -155,39 +163,41 @@ func (g *goTestJSON) plain(line []byte) {
 func (g *goTestJSON) event(ev *goEvent) []byte {
 	switch ev.Action {
 	case "output", "build-output":
-		if ev.Action == "build-output" && ev.Output != nil && goEmbedMissing.MatchString(strings.TrimRight(*ev.Output, "\n")) {
+		if ev.Action == "build-output" && ev.hasOut && goEmbedMissing.Match(bytes.TrimRight(ev.out, "\n")) {
 			// A build output not built yet: the package could not be
 			// built, which says nothing about its code (setup).
 			if len(g.setupPaths) < maxGoSetupPaths {
 				g.setupPaths[ev.ImportPath] = struct{}{}
 			}
 		}
-		if ev.Action == "build-output" && ev.Output != nil && goOutsideModules.MatchString(*ev.Output) {
+		if ev.Action == "build-output" && ev.hasOut && goOutsideModules.Match(ev.out) {
 			g.notConfigured = true
 			if len(g.setupPaths) < maxGoSetupPaths {
 				g.setupPaths[ev.ImportPath] = struct{}{}
 			}
 		}
-		if ev.Output == nil {
+		if !ev.hasOut {
 			return nil
 		}
-		out := *ev.Output
+		// out is the decoder's buffer: the capture logs it before the
+		// next line, as runner.Scanner allows.
+		out := ev.out
 		switch {
 		case ev.Action == "build-output":
 			g.keep(outputKey(ev.ImportPath, ""), out)
-			g.setup.line(clean([]byte(strings.TrimRight(out, "\n"))))
+			g.setup.line(clean(bytes.TrimRight(out, "\n")))
 		case ev.Test != "":
 			g.keep(g.key(ev.Package, ev.Test), out)
-		case strings.HasPrefix(out, "ok ") && strings.Contains(out, "(cached)"):
+		case bytes.HasPrefix(out, []byte("ok ")) && bytes.Contains(out, []byte("(cached)")):
 			g.pkgCached++
-		case strings.HasPrefix(out, "FAIL") || strings.HasPrefix(out, "panic: ") || strings.HasPrefix(out, "# "):
+		case bytes.HasPrefix(out, []byte("FAIL")) || bytes.HasPrefix(out, []byte("panic: ")) || bytes.HasPrefix(out, []byte("# ")):
 			// A package's own failure output (a panic outside a test, a
 			// setup error): kept under the package.
 			g.keep(outputKey(ev.Package, ""), out)
 		default:
-			g.setup.line(clean([]byte(strings.TrimRight(out, "\n"))))
+			g.setup.line(clean(bytes.TrimRight(out, "\n")))
 		}
-		return []byte(out)
+		return out
 	case "build-fail":
 		if _, setup := g.setupPaths[ev.ImportPath]; !setup {
 			g.failure = true
