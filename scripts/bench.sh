@@ -505,14 +505,17 @@ md "average are indicative only: the variants take turns, so compare their ratio
 
 # withbase: the baseline's variant, when there is one.
 withbase() { [ -z "$base" ] || echo "$1"; }
+# cpuover VARIANT TEXT: the line under a row on a variant's CPU over the file's.
+cpuover() {
+	md ""
+	md "CPU of $(cut -d, -f1 "$times/$1.label") over the file's (median − median): $2"
+	say "  CPU of $1 over the file's: $2"
+}
 if want a; then
 	row "(a) a check printing $bytes bytes (\`yes | head -c $bytes\`)" "vbd ≤ 1.5× the file's wall time with no spare core; vbd's own CPU ≤ 2 s per GB" a_file a_vbd $(withbase a_base) a_file
 	# CPU medians include the check's pipeline: vbd's own is the difference.
 	for v in a_vbd $(withbase a_base); do
-		own=$(awk -v a="$(cpumedian $v)" -v b="$(cpumedian a_file)" -v by="$bytes" 'BEGIN { printf "%.2f s (%.2f s per GB)", a - b, (a - b) / by * 1e9 }')
-		md ""
-		md "CPU of $(cut -d, -f1 "$times/$v.label") over the file's (median − median): $own"
-		say "  CPU of $v over the file's: $own"
+		cpuover $v "$(awk -v a="$(cpumedian $v)" -v b="$(cpumedian a_file)" -v by="$bytes" 'BEGIN { printf "%.2f s (%.2f s per GB)", a - b, (a - b) / by * 1e9 }')"
 	done
 fi
 want b && row "(b) six waiting checks (sleep 0.5, 1, 1.5, 2, 2.5, 3 s)" "vbd ≤ 1.1× the longest check (3 s) and ≤ lefthook" b_lefthook b_vbd b_lefthook b_prek b_precommit b_seq
@@ -560,10 +563,7 @@ fi
 if want j; then
 	row "(j) \`go test -json\`, a test printing $json_lines lines" "vbd's CPU over the file's (its scanning) ≤ test2json's CPU for the same stream" j_file j_vbd $(withbase j_base) j_file j_t2j
 	for v in j_vbd $(withbase j_base); do
-		over=$(awk -v a="$(cpumedian $v)" -v b="$(cpumedian j_file)" -v t="$(cpumedian j_t2j)" 'BEGIN { printf "%.2f s, test2json %.2f s: %.2f×", a - b, t, (t == 0 ? 0 : (a - b) / t) }')
-		md ""
-		md "CPU of $(cut -d, -f1 "$times/$v.label") over the file's (median − median): $over"
-		say "  CPU of $v over the file's: $over"
+		cpuover $v "$(awk -v a="$(cpumedian $v)" -v b="$(cpumedian j_file)" -v t="$(cpumedian j_t2j)" 'BEGIN { printf "%.2f s, test2json %.2f s: %.2f×", a - b, t, (t == 0 ? 0 : (a - b) / t) }')"
 	done
 fi
 want e && row "(e) detection on the same tree" "vbd list ≤ 1.3× \`git ls-files -co --exclude-standard\`" e_git e_vbd $(withbase e_base) e_git
