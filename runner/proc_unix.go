@@ -32,6 +32,9 @@ type processGroup struct {
 	mu        sync.Mutex
 	cancelled bool
 	hardKill  *time.Timer
+	// installing is the tool install that was running in the group when
+	// it was cancelled (installRunning), or "".
+	installing string
 }
 
 func newProcessGroup(cmd *exec.Cmd, grace time.Duration) *processGroup {
@@ -46,6 +49,9 @@ func newProcessGroup(cmd *exec.Cmd, grace time.Duration) *processGroup {
 		defer g.mu.Unlock()
 		g.cancelled = true
 		pgid := cmd.Process.Pid
+		// Read before SIGTERM ends it: what the check was doing when it
+		// was stopped.
+		g.installing = installRunning(pgid)
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 		g.hardKill = time.AfterFunc(g.grace, func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
 		return nil
@@ -70,4 +76,12 @@ func (g *processGroup) wasCancelled() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.cancelled
+}
+
+// installAtCancel is the tool install the group was running when it was
+// cancelled, or "".
+func (g *processGroup) installAtCancel() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.installing
 }

@@ -415,6 +415,7 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, check proc
 		switch cause := context.Cause(tctx); {
 		case errors.Is(cause, ErrTaskTimeout), errors.Is(cause, ErrBudget):
 			r.Status, r.Cause = TimedOut, cause
+			r.Installing = group.installAtCancel()
 		default:
 			r.Status, r.Cause = Interrupted, ErrInterrupted
 		}

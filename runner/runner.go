@@ -137,6 +137,11 @@ type Result struct {
 	// killed and reaped every one. A row can say "left 1 process
 	// running: sleep 8882 (killed)".
 	Escaped []Proc
+	// Installing is the command line of a tool install (go install, npm
+	// ci, pip install…) that was running in the check's process group when
+	// a timeout or the budget stopped it: a first run's setup, not the
+	// check's own work. Only Linux reads it; elsewhere it is "".
+	Installing string
 	// EscapeNote is set where processes that leave a check's process
 	// group cannot be tracked (every system but Linux); Escaped is then
 	// only ever empty, which proves nothing.

@@ -319,6 +319,9 @@ func judge(c detect.Check, r runner.Result) Outcome {
 			}
 			o.Detail = "check limit " + Round(limit)
 		}
+		if r.Installing != "" {
+			return installCut(c, r, o)
+		}
 		if hint := quietHint(c, r); hint != "" {
 			o.Detail += "; " + hint
 		}
@@ -468,6 +471,17 @@ func Round(d time.Duration) string {
 // not recognise: a check killed by a timeout after printing nothing for at
 // least half its run (and a second) was likely waiting for files to
 // change, not working: "no output for 40s (watch mode?)".
+// installCut turns a check stopped while it was installing a tool
+// (runner.Result.Installing) into setup, as a missing tool is: the check
+// never got to its own work, so its time says nothing of how long it
+// takes. The fix is to let the install finish once.
+func installCut(c detect.Check, r runner.Result, o Outcome) Outcome {
+	o.Status, o.Reason = Setup, ReasonSetup
+	o.Detail += fmt.Sprintf(" while it was still installing its tools (first-run setup: %s); run `%s` once to let the install finish, then vbd again",
+		r.Installing, c.CommandIn())
+	return o
+}
+
 func quietHint(c detect.Check, r runner.Result) string {
 	// Up to the moment the limit struck, not through the grace period a
 	// check that ignores SIGTERM is given before SIGKILL.
