@@ -5,7 +5,8 @@
 # name and commit), the Homebrew formula, the npm tarballs installed into a
 # temporary project (`npm i -D` then `npx vbd`, and `npm exec` of the
 # tarballs without a project dependency), the plugin archive, the plugin
-# launcher's answer in each harness's protocol when vbd is missing, and
+# launcher's answer in each harness's protocol when vbd is missing, `go
+# install MODULE/cmd/vbd@VERSION` from a module proxy on disk, and
 # scripts/gotool.sh installing a tool once when two ask at once. `make
 # test-packaging` runs it; .ci/run too. It builds vbd for six platforms:
 # about a minute of CPU per platform on a cold cache (Windows is not built:
@@ -120,6 +121,23 @@ check "missing vbd: three blocks, then let through as NOT verified" sh -c "
 check "vbd on PATH: the launcher runs it" sh -c "
 	mkdir -p '$tmp/pathbin' && cp '$tmp/unpack/$host/vbd' '$tmp/pathbin/vbd' &&
 	PATH='$tmp/pathbin':\$PATH sh '$repo/plugin/vbd.sh' version | head -1 | grep -qx 'vbd $version'"
+
+# --- go install MODULE/cmd/vbd@VERSION ----------------------------------------
+# From a module proxy on disk holding this commit as $version (what the
+# public proxy serves for a tag): the module path and its go.mod must
+# agree, and the binary must name the version go install asked for. The
+# dependencies come from the module cache, so no network is used; the
+# checksum database is off, since it is not reachable offline.
+mod=github.com/vbd-dev/vbd
+proxy=$tmp/goproxy/$mod/@v
+mkdir -p "$proxy" "$tmp/goinstall"
+printf '%s\n' "$version" >"$proxy/list"
+printf '{"Version":"%s","Time":"%s"}\n' "$version" "$(git log -1 --format=%cI HEAD)" >"$proxy/$version.info"
+cp go.mod "$proxy/$version.mod"
+git archive --format=zip --prefix="$mod@$version/" -o "$proxy/$version.zip" HEAD
+check "go install $mod/cmd/vbd@$version" env GOPROXY="file://$tmp/goproxy" GOSUMDB=off GOFLAGS= CGO_ENABLED=0 \
+	GOBIN="$tmp/goinstall" go install "$mod/cmd/vbd@$version"
+check "the go-installed vbd version is $version" sh -c "'$tmp/goinstall/vbd' version | head -1 | grep -qx 'vbd $version'"
 
 # --- one install of a tool when two ask at once ------------------------------
 fake=$tmp/fakego
