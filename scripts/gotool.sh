@@ -16,7 +16,11 @@ install() {
 	# Checked again under the lock: the caller before us may have built it.
 	have && return 0
 	echo "installing $bin $version into $gobin (go install; first run only: compiling it takes minutes, the checks have not started yet)" >&2
-	GOBIN=$gobin GOFLAGS=-buildvcs=false go install "$pkg"
+	# -s -w: no symbol table or DWARF, which a tool run never reads
+	# (golangci-lint: 72 -> 52 MB, its link 5.6 -> 3.4 CPU-s). Nothing else
+	# differs from a plain go install, so the packages it compiles are the
+	# same cache entries as vbd's own build.
+	GOBIN=$gobin GOFLAGS=-buildvcs=false go install -ldflags='-s -w' "$pkg"
 }
 if command -v flock >/dev/null 2>&1; then
 	# The lock is released when this shell exits, whatever ends it.
