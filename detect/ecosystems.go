@@ -72,6 +72,11 @@ func ecosystems() []ecosystem {
 				"uv.lock", "poetry.lock", "ruff.toml", ".ruff.toml", "mypy.ini", ".mypy.ini", "pyrightconfig.json"},
 			supported: "pyproject.toml or pytest.ini or tests/" + pyTestFile,
 			tools:     []string{"python", "python3", "pytest", "tox", "ruff", "mypy", "pyright", "uv", "poetry"}},
+		{id: ecoTox, detect: (*detector).detectTox, scan: scanTox, covers: coversTox,
+			// tox.ini and pyproject.toml are in Python's row; the tree
+			// records them for both.
+			markers:   []string{"noxfile.py"},
+			supported: "tox.ini or noxfile.py", tools: []string{"tox", "nox"}},
 		{id: ecoGolangci, detect: (*detector).detectGolangci, scan: scanGolangci, covers: coversGolangci,
 			markers:   []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"},
 			supported: ".golangci.yml", tools: []string{"golangci-lint"}},
@@ -99,6 +104,12 @@ func ecosystems() []ecosystem {
 			markers: []string{"composer.json", "phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml",
 				"phpstan.neon", "phpstan.neon.dist", "phpstan.dist.neon", ".php-cs-fixer.php", ".php-cs-fixer.dist.php"},
 			supported: "composer.json", tools: []string{"php", "composer"}},
+		{id: ecoCMake, detect: (*detector).detectCMake, scan: scanCTest, covers: coversCTest,
+			markers:   []string{"CMakeLists.txt", cmakePresetsFile},
+			supported: "CMakeLists.txt", tools: []string{"cmake", "ctest", "cc", "c++"}},
+		{id: ecoElixir, detect: (*detector).detectElixir, scan: scanMix, covers: coversMix,
+			markers:   []string{"mix.exs", ".formatter.exs"},
+			supported: "mix.exs", tools: []string{"mix", "elixir"}},
 		{id: ecoUnsupported, detect: (*detector).detectUnsupported,
 			markers: unsupportedFiles(), tools: []string{"deno"}},
 	}

@@ -119,6 +119,11 @@ type Check struct {
 	// (tracked and untracked files that are not ignored), never in the
 	// work tree: pre-commit's fixers rewrite the files they check.
 	Sandbox bool `json:"sandbox,omitempty"`
+	// BuildDir, when set, gives the check a build directory outside the
+	// tree in $VBD_BUILD_DIR (BuildDirVar): one per project directory,
+	// kept between runs so a second build is incremental (CMake's
+	// out-of-tree build, cmake.go). The gate makes it.
+	BuildDir bool `json:"build_dir,omitempty"`
 	// Error, when set, is why vbd could not read what marks the check
 	// ("cannot read secret/package.json: permission denied"). Such a check
 	// never runs (Skipped says the same) and must make the verdict fail:

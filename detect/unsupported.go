@@ -76,9 +76,7 @@ type unsupportedMarker struct {
 // check by hand), instead of being told that nothing was found.
 var unsupportedMarkers = []unsupportedMarker{
 	{"build.sbt", "an sbt project", "sbt test"},
-	{"CMakeLists.txt", "a CMake project", "cmake -B build && cmake --build build && ctest --test-dir build"},
 	{"meson.build", "a Meson project", "meson setup build && meson test -C build"},
-	{"mix.exs", "an Elixir (Mix) project", "mix test"},
 	{"Package.swift", "a Swift package", "swift test"},
 	{"pubspec.yaml", "a Dart or Flutter package", "dart test"},
 	{"deno.json", "a Deno project", "deno test"},

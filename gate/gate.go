@@ -318,6 +318,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	tasks, cleared := tasksOf(v.Repo.Root, runnable, req.Environ, timeout, expected)
 	sandboxTasks(tasks, runnable, v.Repo.Root, v.StateDir, req.StateFrom.Root != "")
 	gradleTasks(tasks, runnable, v.StateDir)
+	buildDirTasks(tasks, runnable, v.Repo.Root, v.StateDir, req.StateFrom.Root != "", req.Environ)
 	warnings = append(warnings, v.Plan.Warnings...)
 	for _, kv := range cleared {
 		warnings = append(warnings, fmt.Sprintf("cleared %s for checks: it could turn a failing check into a pass", kv))

@@ -55,13 +55,16 @@ var (
 	// output not built yet ("ui/ui.go:5:12: pattern build/*: no matching
 	// files found").
 	goEmbedMissing = lazyre.New(`: pattern \S.*: no matching files found$`)
+	// pip unable to install a tox or nox environment's packages (offline,
+	// or a package that is not on the index).
+	pipNoDist = lazyre.New(`^ERROR: (?:No matching distribution found for|Could not find a version that satisfies the requirement) \S`)
 )
 
 // The bytes the messages above start or end with; the text scanner's quiet
 // path (lineTables) skips the watch for a line with neither.
 const (
 	setupFirstBytes = "CEge[>b"
-	setupLastBytes  = "dt'egy7)"
+	setupLastBytes  = "dt'egy7)\""
 )
 
 var setupFirst, setupLast = newByteSet(setupFirstBytes), newByteSet(setupLastBytes)
@@ -83,10 +86,16 @@ type setupWatch struct {
 	// they mean a tool inside a recipe is not installed.
 	missing   string
 	status127 bool
+	// tool is the check's program (tox, nox): which command creates the
+	// environments pip could not.
+	tool string
 }
 
 func newSetupWatch(c detect.Check) setupWatch {
 	w := setupWatch{known: c.Setup, needs: c.NeedsBuild}
+	if len(c.Argv) > 0 {
+		w.tool = path.Base(c.Argv[0])
+	}
 	if c.Runner == detect.RunnerNPM && len(c.Argv) > 0 {
 		w.fix = detect.InstallCommand(c.Argv[0])
 	}
@@ -148,6 +157,13 @@ func (w *setupWatch) line(l []byte) {
 		if pyNoPytest.Match(l) {
 			w.what, w.kind = "No module named pytest", "python"
 		}
+	case l[len(l)-1] == '"' && bytes.HasSuffix(l, []byte(`run "mix deps.get"`)):
+		// mix: "  the dependency is not available, run "mix deps.get"".
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "mix"
+	case l[0] == 'C' && hasPrefix(l, "Could not find Hex, "):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "hex"
+	case l[0] == 'E' && hasPrefix(l, "ERROR: ") && pipNoDist.Match(l):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "pip"
 	case l[0] == 'e' && hasPrefix(l, "error: ") && cargoDownload.Match(l):
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "cargo"
 	case l[0] == '[' && hasPrefix(l, "[ERROR] ") && mavenDownload.Match(l):
@@ -220,6 +236,19 @@ func (w *setupWatch) result() string {
 			return w.needs
 		}
 		return "a file a //go:embed names is missing: build it first, or add it (" + w.what + ")"
+	case "mix":
+		return "Mix dependencies are not fetched: run `mix deps.get` with network access (" + w.what + ")"
+	case "hex":
+		return "Hex, Mix's package manager, is not installed: run `mix local.hex --force` and `mix deps.get` with network access (" + w.what + ")"
+	case "pip":
+		fix := "pip install"
+		switch w.tool {
+		case "tox":
+			fix = "tox --notest"
+		case "nox":
+			fix = "nox --install-only"
+		}
+		return "Python packages could not be installed for the environment: run `" + fix + "` with network access (" + w.what + ")"
 	case "python":
 		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
 	}

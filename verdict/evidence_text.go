@@ -33,13 +33,17 @@ const (
 	rMinitest
 	rRubocop
 	rPHPUnit
+	rCTest
+	rExUnit
+	rTox
+	rNox
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
 var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright", "maven", "gradle",
-	"rspec", "minitest", "rubocop", "phpunit"}
+	"rspec", "minitest", "rubocop", "phpunit", "ctest", "mix test", "tox", "nox"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {
@@ -82,25 +86,30 @@ type textScanner struct {
 	// Evidence.Runner when no counting runner was recognised.
 	hint string
 
-	goText  goTextState
-	tap     tapBlock
-	ut      unittestPending
-	pc      preCommitTally
-	vitest  vitestState
-	ruby    rubyState
-	php     phpState
-	fails   failureSet
-	passed  nameSet
-	setup   setupWatch
-	okPkgs  int // go "ok" package lines
-	cachedN int // of which "(cached)"
+	goText goTextState
+	tap    tapBlock
+	ut     unittestPending
+	pc     preCommitTally
+	vitest vitestState
+	ruby   rubyState
+	php    phpState
+	ctest  ctestState
+	// toxOutput is set for a tox check: its summary lines ("  py: OK",
+	// "ERROR:   lint: commands failed") are read, which in any other
+	// output could be anything's (evidence_tox.go).
+	toxOutput bool
+	fails     failureSet
+	passed    nameSet
+	setup     setupWatch
+	okPkgs    int // go "ok" package lines
+	cachedN   int // of which "(cached)"
 	// rewritten lists the files after detect.LefthookRewriteMarker; nil
 	// until the marker is seen.
 	rewritten []string
 }
 
 func newTextScanner(c detect.Check) *textScanner {
-	return &textScanner{order: make([]runnerID, 0, numRunners), tables: textTables(), setup: newSetupWatch(c)}
+	return &textScanner{order: make([]runnerID, 0, numRunners), tables: textTables(), setup: newSetupWatch(c), toxOutput: c.Runner == detect.RunnerTox}
 }
 
 func (s *textScanner) see(id runnerID) *runnerTally {
@@ -193,6 +202,9 @@ func (s *textScanner) Line(line []byte) []byte {
 			s.goRunLine(l, t)
 		}
 		indent := len(l) - len(t)
+		if s.toxOutput && indent > 0 {
+			s.toxIndented(l, t)
+		}
 		for _, m := range s.tables.dispatch[t[0]] {
 			if m.maxIndent != anyIndent && indent > m.maxIndent {
 				continue

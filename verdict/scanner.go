@@ -87,6 +87,9 @@ func textMatchers() []textMatcher {
 		gradleMatcher(),
 		rubyMatcher(),
 		phpunitMatcher(),
+		ctestMatcher(),
+		exunitMatcher(),
+		toxMatcher(),
 		bazelMatcher(), // before pytest and unittest, whose ERROR:/FAIL: lines it shares a byte with
 		pytestMatcher(),
 		unittestMatcher(),

@@ -1,0 +1,91 @@
+package verdict
+
+import (
+	"bytes"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
+)
+
+// ExUnit (mix test, Elixir 1.x): the summary is "3 tests, 1 failure",
+// with the doctests and properties counted first ("1 doctest, 1
+// property, 3 tests, 0 failures") and "N invalid" (a failed setup_all),
+// "N excluded" and "N skipped" after; the tests counted include the
+// excluded and skipped ones. A failed test opens with "  1) test name
+// (Module)" ("doctest …", "property …") and its indented assertion and
+// stack trace. "There are no tests to run" is its zero. Dependencies
+// mix has not fetched are the setup watch's (evidence_setup.go).
+var exunitFailure = lazyre.New(`^(\d+)\) ((?:test|doctest|property) .+ \(\S+\))$`)
+
+func exunitMatcher() textMatcher {
+	return textMatcher{first: "0123456789T", line: (*textScanner).exunitLine, maxIndent: 2}
+}
+
+func (s *textScanner) exunitLine(l, t []byte) bool {
+	indent := len(l) - len(t)
+	switch {
+	case t[0] == 'T':
+		if indent == 0 && hasPrefix(l, "There are no tests to run") {
+			s.noTests(rExUnit, "there are no tests to run")
+			return true
+		}
+	case indent == 2:
+		if m := exunitFailure.FindSubmatch(t); m != nil {
+			s.failure = true
+			s.fails.start(string(m[2]), t, func(l, t []byte) bool { return len(t) > 0 && len(l)-len(t) <= 2 })
+			return true
+		}
+	case indent == 0:
+		return s.exunitSummary(l)
+	}
+	return false
+}
+
+// exunitSummary reads "1 doctest, 3 tests, 1 failure, 1 skipped": every
+// part a count and a word of ExUnit's, one of them the failures.
+func (s *textScanner) exunitSummary(l []byte) bool {
+	if !bytes.Contains(l, []byte(" failure")) {
+		return false
+	}
+	var tests, failed, skipped, parts int
+	hasFailures := false
+	for part := range bytes.SplitSeq(l, []byte(", ")) {
+		num, word, ok := bytes.Cut(part, []byte(" "))
+		if !ok || len(num) == 0 || len(num) > 9 || !allDigits(num) {
+			return false
+		}
+		n := atoi(num)
+		switch string(word) {
+		case "doctest", "doctests", "property", "properties", "test", "tests":
+			tests += n
+		case "failure", "failures":
+			failed += n
+			hasFailures = true
+		case "invalid":
+			failed += n
+		case "excluded", "skipped":
+			skipped += n
+		default:
+			return false
+		}
+		parts++
+	}
+	if !hasFailures || parts < 2 {
+		return false
+	}
+	// invalid tests are counted in the tests already; a failure never
+	// exceeds them, but a forged line could say so.
+	failed = min(failed, tests)
+	skipped = min(skipped, tests-failed)
+	s.count(rExUnit, tests-failed-skipped, failed, skipped, tests)
+	return true
+}
+
+// allDigits reports whether b is all ASCII digits.
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
