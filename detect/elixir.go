@@ -28,14 +28,29 @@ func mixDeps(data []byte) []string {
 		if len(line) == 0 || line[0] == '#' {
 			continue
 		}
-		if i := bytes.IndexByte(line, '#'); i >= 0 && !bytes.ContainsAny(line[:i], `"'`) {
-			line = line[:i]
-		}
+		line = line[:elixirCodeEnd(line)]
 		for _, m := range mixDep.FindAllSubmatch(line, -1) {
 			out = append(out, string(m[1]))
 		}
 	}
 	return out
+}
+
+// elixirCodeEnd is where a line's comment starts: its first '#' outside
+// a double-quoted string (a URL's fragment stays), or the line's end.
+func elixirCodeEnd(line []byte) int {
+	in := false
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '\\' && in:
+			i++
+		case c == '"':
+			in = !in
+		case c == '#' && !in:
+			return i
+		}
+	}
+	return len(line)
 }
 
 // detectElixir adds the checks of each top-level mix.exs: one with no

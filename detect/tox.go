@@ -72,6 +72,12 @@ func readBounded(fsys fs.FS, p string, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 
+// ciCommandKeys are the CI keys whose value is a command (GitHub's run,
+// GitLab's script, Travis's and AppVeyor's install and script, CircleCI's
+// command).
+var ciCommandKeys = map[string]bool{"run": true, "script": true, "before_script": true, "after_script": true,
+	"command": true, "commands": true, "install": true, "test_script": true, "build_script": true}
+
 // ciLinePrograms are the programs the lines of one CI file run, in order
 // (repeats kept): each line's text past a YAML key or list dash, read as
 // shell.
@@ -82,7 +88,10 @@ func ciLinePrograms(data []byte) []string {
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		line = strings.TrimSpace(strings.TrimPrefix(line, "- "))
-		if k, v, ok := strings.Cut(line, ": "); ok && !strings.ContainsAny(k, " \"'$") {
+		if k, v, ok := strings.Cut(line+" ", ": "); ok && !strings.ContainsAny(k, " \"'$") {
+			if !ciCommandKeys[k] {
+				continue // name: tox, uses: …, python-version: …
+			}
 			line = strings.TrimSpace(v) // run: tox -e py, script: nox
 		}
 		line = strings.Trim(line, `"'`)
