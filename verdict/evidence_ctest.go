@@ -32,10 +32,6 @@ type ctestState struct {
 	// list is 'F' inside "The following tests FAILED:", 'S' inside "did
 	// not run:", 0 elsewhere.
 	list byte
-	// skipped counts the tests listed as "(Skipped)": ctest counts them
-	// in its total and its percentage as passed. disabled counts the
-	// "(Disabled)" ones, which are in neither.
-	skipped, disabled int
 }
 
 func (s *textScanner) ctestLine(l, t []byte) bool {
@@ -66,13 +62,18 @@ func (s *textScanner) ctestLine(l, t []byte) bool {
 			if m == nil {
 				return false
 			}
+			// The lists follow the summary, which counted a skipped test
+			// as passed and left a disabled one out: moved here.
+			tally := &s.r[rCTest]
 			switch {
 			case s.ctest.list == 'F':
 				s.fails.add(string(m[1]), lineString(t))
 			case string(m[2]) == "Disabled":
-				s.ctest.disabled++
-			default:
-				s.ctest.skipped++
+				tally.skipped++
+				tally.total++
+			case tally.passed > 0:
+				tally.passed--
+				tally.skipped++
 			}
 			return true
 		}
@@ -90,9 +91,8 @@ func (s *textScanner) ctestLine(l, t []byte) bool {
 				return false
 			}
 			f, n := atoi(m[2]), atoi(m[3])
-			sk := min(s.ctest.skipped, max(n-f, 0))
-			s.count(rCTest, n-f-sk, f, sk+s.ctest.disabled, n+s.ctest.disabled)
-			s.ctest.skipped, s.ctest.disabled = 0, 0
+			f = min(f, n)
+			s.count(rCTest, n-f, f, 0, n)
 			return true
 		case i < len(t) && t[i] == '/':
 			m := ctestResult.FindSubmatch(t)

@@ -211,6 +211,7 @@ func FuzzQuietPathChangesNothing(f *testing.F) {
 	checks := []detect.Check{
 		{Kind: detect.KindTest, Runner: detect.RunnerMake},
 		{Kind: detect.KindTest, Runner: detect.RunnerNPM, Argv: []string{"npm", "test"}, Setup: "node_modules is missing"},
+		{Kind: detect.KindTest, Runner: detect.RunnerTox, Argv: []string{"tox"}}, // reads indented lines too
 	}
 	f.Fuzz(func(t *testing.T, data []byte, block uint16) {
 		for _, c := range checks {

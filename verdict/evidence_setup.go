@@ -127,6 +127,14 @@ func (w *setupWatch) line(l []byte) {
 		w.status127 = w.status127 || exit127.Match(l)
 		return
 	case w.what != "":
+	case l[len(l)-1] == '"' && bytes.HasSuffix(l, []byte(`run "mix deps.get"`)):
+		// mix: "  the dependency is not available, run "mix deps.get"".
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "mix"
+	case l[0] == 'C' && hasPrefix(l, "Could not find Hex, "):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "hex"
+	// Before the pytest case: "… found for pytest" ends like pytest's.
+	case l[0] == 'E' && hasPrefix(l, "ERROR: ") && pipNoDist.Match(l):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "pip"
 	case bytes.HasSuffix(l, []byte("No such file or directory")) || bytes.HasSuffix(l, []byte("Command not found")):
 		if m := makeNoProgram.FindSubmatch(l); m != nil && w.missing == "" {
 			w.missing = string(m[1])
@@ -157,13 +165,6 @@ func (w *setupWatch) line(l []byte) {
 		if pyNoPytest.Match(l) {
 			w.what, w.kind = "No module named pytest", "python"
 		}
-	case l[len(l)-1] == '"' && bytes.HasSuffix(l, []byte(`run "mix deps.get"`)):
-		// mix: "  the dependency is not available, run "mix deps.get"".
-		w.what, w.kind = strings.TrimSpace(lineString(l)), "mix"
-	case l[0] == 'C' && hasPrefix(l, "Could not find Hex, "):
-		w.what, w.kind = strings.TrimSpace(lineString(l)), "hex"
-	case l[0] == 'E' && hasPrefix(l, "ERROR: ") && pipNoDist.Match(l):
-		w.what, w.kind = strings.TrimSpace(lineString(l)), "pip"
 	case l[0] == 'e' && hasPrefix(l, "error: ") && cargoDownload.Match(l):
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "cargo"
 	case l[0] == '[' && hasPrefix(l, "[ERROR] ") && mavenDownload.Match(l):

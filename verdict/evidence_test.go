@@ -205,6 +205,33 @@ var fixtures = []fixture{
 	{file: "php-phpunit-fail", runner: detect.RunnerPHP, exit: 2, status: Fail, detail: "exit 2", counted: true, passed: 2, failed: 3, skipped: 1, total: 6},
 	{file: "php-phpunit-no-tests", runner: detect.RunnerPHP, exit: 0, status: Vacuous, detail: "no tests executed"},
 	{file: "php-phpunit-no-assertions", runner: detect.RunnerPHP, exit: 0, status: Vacuous, detail: "1 tests ran with 0 assertions"},
+	// ctest (CMake 3.25.1, gcc 12), configured, built and run as vbd's
+	// ctest check chains them; ctest-fail-skipped has a skipped test
+	// (SKIP_RETURN_CODE), a disabled one and two that could not start.
+	{file: "ctest-pass", runner: detect.RunnerCTest, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "ctest"},
+	{file: "ctest-fail", runner: detect.RunnerCTest, exit: 8, status: Fail, detail: "exit 8", counted: true, passed: 1, failed: 2, total: 3, evRunner: "ctest"},
+	{file: "ctest-fail-skipped", runner: detect.RunnerCTest, exit: 8, status: Fail, detail: "exit 8", counted: true, passed: 1, failed: 2, skipped: 2, total: 5},
+	{file: "ctest-no-tests", runner: detect.RunnerCTest, exit: 0, status: Vacuous, detail: "no tests were found"},
+	{file: "ctest-build-fail", runner: detect.RunnerCTest, exit: 2, status: Fail, detail: "exit 2"},
+	// mix test (Elixir 1.14, OTP 25): the doctest counts as a test;
+	// exunit-deps-not-fetched is written by hand from mix's message (Hex
+	// cannot be installed here, and mix asks for it first: exunit-no-hex).
+	{file: "exunit-pass", runner: detect.RunnerExUnit, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "mix test"},
+	{file: "exunit-fail", runner: detect.RunnerExUnit, exit: 2, status: Fail, detail: "exit 2", counted: true, passed: 2, failed: 1, total: 3},
+	{file: "exunit-no-tests", runner: detect.RunnerExUnit, exit: 0, status: Vacuous, detail: "there are no tests to run"},
+	{file: "exunit-no-hex", runner: detect.RunnerExUnit, exit: 1, status: Setup, detail: "Hex, Mix's package manager, is not installed: run `mix local.hex --force` and `mix deps.get` with network access (Could not find Hex, which is needed to build dependency :jason)"},
+	{file: "exunit-deps-not-fetched", runner: detect.RunnerExUnit, exit: 1, status: Setup, detail: "Mix dependencies are not fetched: run `mix deps.get` with network access (the dependency is not available, run \"mix deps.get\")"},
+	// tox 3.28 and nox 2022.11.21 (Debian's), offline; tox4-* are written
+	// by hand from tox 4's summary format. The inner pytest's counts are
+	// the evidence; an environment's OK alone is a pass without a count.
+	{file: "tox-pass", runner: detect.RunnerTox, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "pytest+tox"},
+	{file: "tox-fail", runner: detect.RunnerTox, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "tox-setup-offline", runner: detect.RunnerTox, exit: 1, status: Setup, detail: "Python packages could not be installed for the environment: run `pip install` with network access (ERROR: Could not find a version that satisfies the requirement pytest-randomly (from versions: none))"},
+	{file: "tox-all-skipped", runner: detect.RunnerTox, exit: 0, status: Vacuous, detail: "tox skipped every environment (an interpreter or session it needs is missing)"},
+	{file: "tox4-fail", runner: detect.RunnerTox, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 2, total: 2, evRunner: "pytest+tox"},
+	{file: "tox4-pass-no-count", runner: detect.RunnerTox, exit: 0, status: Pass, detail: "no test count", evRunner: "tox"},
+	{file: "nox-pass", runner: detect.RunnerTox, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "pytest+nox"},
+	{file: "nox-fail", runner: detect.RunnerTox, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, total: 1},
 	{file: "turbo-pass", runner: detect.RunnerTurbo, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "node --test"},
 	{file: "turbo-fail", runner: detect.RunnerTurbo, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
 	{file: "turbo-t1-affected-none", runner: detect.RunnerTurbo, exit: 0, status: Vacuous, detail: "turbo ran no task"},

@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"bytes"
+
 	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
@@ -28,7 +30,7 @@ var (
 )
 
 func toxMatcher() textMatcher {
-	return textMatcher{first: "ESn", line: (*textScanner).toxLine, maxIndent: 0}
+	return textMatcher{first: "ESn_", line: (*textScanner).toxLine, maxIndent: 0}
 }
 
 // toxLine reads tox's "ERROR:"/"SKIPPED:" summary lines (only in a tox
@@ -49,9 +51,24 @@ func (s *textScanner) toxLine(l, _ []byte) bool {
 		}
 		return false
 	case 'E':
-		if s.toxOutput && hasPrefix(l, "ERROR:   ") {
+		if !s.toxOutput || !hasPrefix(l, "ERROR: ") {
+			return false
+		}
+		if hasPrefix(l, "ERROR:   ") {
 			return s.toxEnvLine(trimBlank(l[len("ERROR:"):]), l)
 		}
+		// tox 3's own errors, which pytest's and unittest's matchers would
+		// take for a test's ("ERROR: InvocationError for command …").
+		for _, p := range []string{"ERROR: InvocationError", "ERROR: invocation failed", "ERROR: could not install deps"} {
+			if hasPrefix(l, p) {
+				s.failure = true
+				return true
+			}
+		}
+	case '_':
+		// tox 3's "____ summary ____", which pytest's matcher would take
+		// for a failed test's header.
+		return s.toxOutput && hasPrefix(l, "____") && string(bytes.TrimSpace(bytes.Trim(l, "_"))) == "summary"
 	case 'S':
 		if s.toxOutput && hasPrefix(l, "SKIPPED:  ") {
 			return s.toxEnvLine(trimBlank(l[len("SKIPPED:"):]), l)
@@ -87,6 +104,8 @@ func (s *textScanner) toxResult(id runnerID, name, status string, l []byte) {
 		s.zero(id, runnerNames[id]+" skipped every environment (an interpreter or session it needs is missing)")
 	default:
 		s.failure = true
-		s.fails.add(name, lineString(l))
+		if s.fails.index(name) < 0 { // nox names a failed session twice
+			s.fails.add(name, lineString(l))
+		}
 	}
 }
