@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,7 +41,8 @@ func buildDirTasks(tasks []runner.Task, runnable []detect.Check, root, stateDir 
 		} else {
 			dir = keptBuildDir(t.Dir, root, stateDir, environ)
 		}
-		t.Env = append(t.Env, detect.BuildDirVar+"="+dir)
+		// Clipped: tasks may share one environment's backing array.
+		t.Env = append(slices.Clip(t.Env), detect.BuildDirVar+"="+dir)
 		prev := t.Prepare
 		name := t.Name
 		t.Prepare = func(ctx context.Context) (string, func(), error) {
