@@ -92,12 +92,17 @@ func testPreset(data []byte) (test, configure string) {
 
 // cmakeScript is the check's shell text: set -e stops the chain at the
 // first step that fails, so a configure or build error is the check's
-// failure and ctest never runs on a stale build.
+// failure and ctest never runs on a stale build. The kept build dir's
+// CTestTestfile.cmake goes first: configure writes it only while the
+// project enables testing, and a stale one would run the tests of a
+// project that has since dropped them (the subdirectories' files are
+// read only through it).
 func cmakeScript(configure string, test bool) string {
 	b := `"$` + BuildDirVar + `"`
 	steps := []string{"set -e", configure + " -B " + b, "cmake --build " + b}
 	if test {
-		steps = append(steps, "ctest --test-dir "+b+" --output-on-failure")
+		steps = []string{"set -e", "rm -f " + b + "/CTestTestfile.cmake", configure + " -B " + b, "cmake --build " + b,
+			"ctest --test-dir " + b + " --output-on-failure"}
 	}
 	return strings.Join(steps, "; ")
 }

@@ -12,7 +12,7 @@ func onlyTools(tools ...string) func(string) bool {
 }
 
 func TestDetectCMake(t *testing.T) {
-	const full = `set -e; cmake -S . -B "$VBD_BUILD_DIR"; cmake --build "$VBD_BUILD_DIR"; ctest --test-dir "$VBD_BUILD_DIR" --output-on-failure`
+	const full = `set -e; rm -f "$VBD_BUILD_DIR"/CTestTestfile.cmake; cmake -S . -B "$VBD_BUILD_DIR"; cmake --build "$VBD_BUILD_DIR"; ctest --test-dir "$VBD_BUILD_DIR" --output-on-failure`
 	const presets = `{"version": 3,
  "configurePresets": [{"name": "base", "hidden": true}, {"name": "dev", "inherits": "base", "binaryDir": "${sourceDir}/build/dev"}],
  "testPresets": [{"name": "hid", "hidden": true, "configurePreset": "dev"}, {"name": "dev", "configurePreset": "dev"}]}`
