@@ -333,7 +333,7 @@ func goEnv(names ...string) [][2]string {
 }
 
 // maskRules are what changes between two runs of the same script, in
-// order: times (1m02s, 1.2s, 340ms, 12µs, ctest's 0.01 sec); a run's log directory; the
+// order: times (1m02s, 1.2s, 340ms, 12µs, ctest's 0.01 sec, ExUnit's Finished in 0.1 seconds and its seed); a run's log directory; the
 // state dir outside git, named by a hash of the root; the clock time of a
 // reused run or of the evidence ratchet's baseline; a temp dir's random
 // name; a fingerprint (of the tree and the run's inputs); go's
@@ -346,6 +346,8 @@ var maskRules = []struct {
 	{regexp.MustCompile(`[0-9]+m[0-9]{2}s`), "T"},
 	{regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(µs|ms|s)\b`), "T"},
 	{regexp.MustCompile(`\b[0-9]+\.[0-9]+ sec\b`), "T sec"}, // ctest's
+	{regexp.MustCompile(`\bFinished in [0-9.]+ seconds`), "Finished in T seconds"}, // ExUnit's
+	{regexp.MustCompile(`\bRandomized with seed [0-9]+`), "Randomized with seed N"},
 	{regexp.MustCompile(`/logs/[^/\s]+/`), "/logs/RUN/"},
 	{regexp.MustCompile(`(/vbd/[^/\s]+-)[0-9a-f]{12}/`), "${1}H/"},
 	{regexp.MustCompile(` at ([0-9]{4}-[0-9]{2}-[0-9]{2} )?[0-9]{2}:[0-9]{2}(:[0-9]{2})?\b`), " at CLOCK"},
