@@ -203,11 +203,19 @@ func (d *detector) detectTox() {
 			pytests[e.check.Dir] = e
 		}
 	}
+	// What runs in a directory's place when its tox (nox) does not.
+	instead := func(dir, other string, has bool) string {
+		if has && ci[other] != "" {
+			return other + " runs instead"
+		}
+		return "pytest runs instead"
+	}
 	for _, dir := range sortedKeys(toxDirs) {
-		d.addTox(dir, "tox", toxDirs[dir], ci["tox"], pytests[dir])
+		d.addTox(dir, "tox", toxDirs[dir], ci["tox"], instead(dir, "nox", d.tree.has(dir, "noxfile.py")), pytests[dir])
 	}
 	for _, dir := range noxDirs {
-		d.addTox(dir, "nox", path.Join(dir, "noxfile.py"), ci["nox"], pytests[dir])
+		_, hasTox := toxDirs[dir]
+		d.addTox(dir, "nox", path.Join(dir, "noxfile.py"), ci["nox"], instead(dir, "tox", hasTox), pytests[dir])
 	}
 }
 
@@ -222,9 +230,9 @@ func sortedKeys(m map[string]string) []string {
 }
 
 // addTox adds the tox or nox check of dir; ciFile is the CI file that
-// runs the tool, or "". Running, it covers pytest, vbd's own pytest of
-// the directory (nil for none).
-func (d *detector) addTox(dir, tool, src, ciFile string, pytest *entry) {
+// runs the tool, or "", and instead what runs when it does not. Running,
+// it covers pytest, vbd's own pytest of the directory (nil for none).
+func (d *detector) addTox(dir, tool, src, ciFile, instead string, pytest *entry) {
 	d.project()
 	var argv []string
 	var how, fetch string
@@ -251,7 +259,7 @@ func (d *detector) addTox(dir, tool, src, ciFile string, pytest *entry) {
 		c.Setup = tool + " is not installed: install it (e.g. `pip install " + tool + "` or `apt-get install " + tool + "`)"
 	}
 	if ciFile == "" {
-		c.Skipped = skipWhy("the project's CI does not run " + tool + " (not in .github/workflows or another CI file vbd reads): pytest runs instead")
+		c.Skipped = skipWhy("the project's CI does not run " + tool + " (not in .github/workflows or another CI file vbd reads): " + instead)
 		d.add(ecoTox, c)
 		return
 	}
