@@ -7,6 +7,7 @@
 #    Ruby (ruby with its minitest, rake, ruby-rspec, bundler) and PHP
 #    (php-cli, composer, phpunit); and, for `make test-tools` only, Gradle
 #    (gradle: Debian's Gradle 4.4.1, a large install);
+#    and, for make test-tools only too, cmake (with a C compiler), elixir and nox;
 #  - with go install into $GOBIN (else GOPATH/bin): golangci-lint v2 and
 #    Task;
 #  - with npm into a cache outside the repository ($VBD_TOOLS_DIR, else
@@ -62,6 +63,15 @@ need composer composer
 need phpunit phpunit
 # Gradle is for realtools/eco_gradle (make test-tools); make test uses stand-ins.
 [ "$only" = test ] || need gradle gradle
+# make test-tools' real CMake, Elixir and nox (eco_cmake, eco_elixir,
+# eco_tox_ci), not make test's: a fresh machine's make test does not pull
+# in Erlang.
+if [ "$only" != test ]; then
+	need cmake cmake
+	need cc build-essential
+	need mix elixir
+	need nox nox
+fi
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		say "installing$missing from Debian's packages"
