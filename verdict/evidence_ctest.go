@@ -57,6 +57,25 @@ func (s *textScanner) ctestLine(l, t []byte) bool {
 			return true
 		}
 	case c >= '0' && c <= '9':
+		// The byte after the leading number tells the lines apart cheaply:
+		// ctest's "50% tests passed…", "1/2 Test #1: …", "2 - name
+		// (Failed)" in a list; ExUnit's "3 tests, 0 failures" and "  1)
+		// test …" (evidence_elixir.go); most other such lines are logs
+		// ("2026-11-30 12:00:01 INFO …").
+		i := 1
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		if i == len(t) || t[i] != ' ' && t[i] != '%' && t[i] != '/' && t[i] != ')' {
+			return false
+		}
+		switch {
+		case t[i] == ')' && indent == 2:
+			return s.exunitFailure(t)
+		case t[i] == ' ' && indent == 0:
+			s.ctest.list = 0
+			return s.exunitSummary(l)
+		}
 		if indent > 0 && s.ctest.list != 0 {
 			m := ctestListed.FindSubmatch(t)
 			if m == nil {
@@ -78,12 +97,6 @@ func (s *textScanner) ctestLine(l, t []byte) bool {
 			return true
 		}
 		s.ctest.list = 0
-		// The byte after the leading number tells the two lines apart
-		// cheaply: "50% tests passed…", "1/2 Test #1: …".
-		i := 1
-		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-			i++
-		}
 		switch {
 		case i < len(t) && t[i] == '%' && indent == 0:
 			m := ctestSummary.FindSubmatch(l)

@@ -16,34 +16,43 @@ import (
 // mix has not fetched are the setup watch's (evidence_setup.go).
 var exunitFailure = lazyre.New(`^(\d+)\) ((?:test|doctest|property) .+ \(\S+\))$`)
 
+// exunitMatcher reads the line ExUnit starts with a letter; its lines
+// that start with a digit (the summary, a failure's header) are read by
+// ctest's matcher, which tells them apart by the byte after the number, so
+// that a log line starting with a digit costs one call, not two.
 func exunitMatcher() textMatcher {
-	return textMatcher{first: "0123456789T", line: (*textScanner).exunitLine, maxIndent: 2}
+	return textMatcher{first: "T", line: (*textScanner).exunitLine, maxIndent: 0}
 }
 
-func (s *textScanner) exunitLine(l, t []byte) bool {
-	indent := len(l) - len(t)
-	switch {
-	case t[0] == 'T':
-		if indent == 0 && hasPrefix(l, "There are no tests to run") {
-			s.noTests(rExUnit, "there are no tests to run")
-			return true
-		}
-	case indent == 2:
-		if m := exunitFailure.FindSubmatch(t); m != nil {
-			s.failure = true
-			s.fails.start(string(m[2]), t, func(l, t []byte) bool { return len(t) > 0 && len(l)-len(t) <= 2 })
-			return true
-		}
-	case indent == 0:
-		return s.exunitSummary(l)
+func (s *textScanner) exunitLine(l, _ []byte) bool {
+	if hasPrefix(l, "There are no tests to run") {
+		s.noTests(rExUnit, "there are no tests to run")
+		return true
 	}
 	return false
+}
+
+// exunitFailure reads "1) test name (Module)", indented two spaces.
+func (s *textScanner) exunitFailure(t []byte) bool {
+	m := exunitFailure.FindSubmatch(t)
+	if m == nil {
+		return false
+	}
+	s.failure = true
+	s.fails.start(string(m[2]), t, func(l, t []byte) bool { return len(t) > 0 && len(l)-len(t) <= 2 })
+	return true
 }
 
 // exunitSummary reads "1 doctest, 3 tests, 1 failure, 1 skipped": every
 // part a count and a word of ExUnit's, one of them the failures.
 func (s *textScanner) exunitSummary(l []byte) bool {
-	if !bytes.Contains(l, []byte(" failure")) {
+	// Its first part is "N doctest…", "N propert…" or "N test…": told by
+	// the letter after the number, before a search of the line.
+	i := bytes.IndexByte(l, ' ')
+	if i <= 0 || i+1 >= len(l) || (l[i+1] != 'd' && l[i+1] != 'p' && l[i+1] != 't') {
+		return false
+	}
+	if !bytes.Contains(l[i:], []byte(" failure")) {
 		return false
 	}
 	var tests, failed, skipped, parts int
