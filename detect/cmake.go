@@ -3,6 +3,7 @@ package detect
 import (
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -32,27 +33,26 @@ var cmakeCompilers = []string{"cc", "gcc", "clang", "c++", "g++", "clang++"}
 // builds), never a project of its own; vendored and fixture directories
 // are not project roots at all (markerVisible).
 func (d *detector) detectCMake() {
-	dirs := d.tree.dirsWith("CMakeLists.txt")
-	var roots []string
-	for _, dir := range dirs {
-		inner := false
-		for _, r := range roots {
-			if within(dir, r) {
-				inner = true
-				break
-			}
-		}
-		if !inner {
-			roots = append(roots, dir) // dirsWith sorts parents first
-		}
-	}
-	for _, dir := range roots {
+	for _, dir := range d.outermost("CMakeLists.txt") {
 		if _, ok := d.readMarker(ecoCMake, dir, path.Join(dir, "CMakeLists.txt")); !ok {
 			continue
 		}
 		d.project()
 		d.addCMake(dir)
 	}
+}
+
+// outermost are the directories holding marker name with none above
+// them holding it too (CMake's and Mix's projects include their
+// subdirectories' files themselves).
+func (d *detector) outermost(name string) []string {
+	var roots []string
+	for _, dir := range d.tree.dirsWith(name) { // sorted: parents first
+		if !slices.ContainsFunc(roots, func(r string) bool { return within(dir, r) }) {
+			roots = append(roots, dir)
+		}
+	}
+	return roots
 }
 
 // cmakePresets is what vbd reads of CMakePresets.json.

@@ -57,20 +57,7 @@ func elixirCodeEnd(line []byte) int {
 // mix.exs in a directory above it (an umbrella's apps are run by its
 // root; a dependency's own mix.exs lies in deps/, which is ignored).
 func (d *detector) detectElixir() {
-	var roots []string
-	for _, dir := range d.tree.dirsWith("mix.exs") {
-		inner := false
-		for _, r := range roots {
-			if within(dir, r) {
-				inner = true
-				break
-			}
-		}
-		if !inner {
-			roots = append(roots, dir)
-		}
-	}
-	for _, dir := range roots {
+	for _, dir := range d.outermost("mix.exs") {
 		data, ok := d.readMarker(ecoElixir, dir, path.Join(dir, "mix.exs"))
 		if !ok {
 			continue

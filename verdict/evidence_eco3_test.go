@@ -134,7 +134,7 @@ func TestSetupEco3(t *testing.T) {
 		exit  int
 		setup string // substring; "" means none
 	}{
-		{"tox offline names tox --notest", tox, string(joinLines(readLinesText(t, "tox-setup-offline"))), 1, "run `tox --notest` with network access (ERROR: Could not find a version"},
+		{"tox offline names tox --notest", tox, string(joinLines(readLines(t, "tox-setup-offline"))), 1, "run `tox --notest` with network access (ERROR: Could not find a version"},
 		{"nox offline names nox --install-only", nox, "nox > python -m pip install pytest\nERROR: No matching distribution found for pytest\nnox > Session tests failed.", 1, "run `nox --install-only` with network access (ERROR: No matching distribution found for pytest)"},
 		{"a failing test is never setup", tox, "ERROR: No matching distribution found for x\n1 failed, 1 passed in 0.1s", 1, ""},
 		{"mix deps", mix, "Unchecked dependencies for environment test:\n* jason (Hex package)\n  the dependency is not available, run \"mix deps.get\"", 1, "run `mix deps.get`"},
@@ -146,8 +146,6 @@ func TestSetupEco3(t *testing.T) {
 		}
 	}
 }
-
-func readLinesText(t *testing.T, name string) [][]byte { return readLines(t, name) }
 
 func joinLines(lines [][]byte) []byte {
 	var b []byte

@@ -345,7 +345,7 @@ var maskRules = []struct {
 }{
 	{regexp.MustCompile(`[0-9]+m[0-9]{2}s`), "T"},
 	{regexp.MustCompile(`\b[0-9]+(\.[0-9]+)?(µs|ms|s)\b`), "T"},
-	{regexp.MustCompile(`\b[0-9]+\.[0-9]+ sec\b`), "T sec"}, // ctest's
+	{regexp.MustCompile(`\b[0-9]+\.[0-9]+ sec\b`), "T sec"},                        // ctest's
 	{regexp.MustCompile(`\bFinished in [0-9.]+ seconds`), "Finished in T seconds"}, // ExUnit's
 	{regexp.MustCompile(`\bRandomized with seed [0-9]+`), "Randomized with seed N"},
 	{regexp.MustCompile(`/logs/[^/\s]+/`), "/logs/RUN/"},
