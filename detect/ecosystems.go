@@ -75,8 +75,10 @@ func ecosystems() []ecosystem {
 		{id: ecoTox, detect: (*detector).detectTox, scan: scanTox, covers: coversTox,
 			// tox.ini and pyproject.toml are in Python's row; the tree
 			// records them for both.
-			markers:   []string{"noxfile.py"},
-			supported: "tox.ini or noxfile.py", tools: []string{"tox", "nox"}},
+			markers: []string{"noxfile.py"},
+			// No supported: a tox.ini or noxfile.py gives a check only
+			// where CI runs it; Python's pytest is named already.
+			tools: []string{"tox", "nox"}},
 		{id: ecoGolangci, detect: (*detector).detectGolangci, scan: scanGolangci, covers: coversGolangci,
 			markers:   []string{".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"},
 			supported: ".golangci.yml", tools: []string{"golangci-lint"}},
