@@ -180,6 +180,13 @@ func writerOf(words []string) string {
 		if !hasArg(args, "--check", "--diff", "--check-only") && (prog != "autopep8" || hasArg(args, "-i", "--in-place")) {
 			return prog
 		}
+	case "deno":
+		if sub == "fmt" && !hasArg(args, "--check") {
+			return "deno fmt"
+		}
+		if sub == "lint" && hasArg(args, "--fix") {
+			return "deno lint --fix"
+		}
 	case "gofmt", "goimports", "gofumpt":
 		if hasArg(args, "-w") {
 			return prog + " -w"
@@ -271,8 +278,8 @@ func watcherOf(words []string) (what string, once bool) {
 		}
 	case "nodemon", "onchange", "chokidar", "watchexec", "entr":
 		return prog, false
-	case "tsc", "webpack", "rollup", "esbuild", "babel", "node", "tsx", "mocha":
-		if hasArg(args, "--watch", "-w") {
+	case "tsc", "webpack", "rollup", "esbuild", "babel", "node", "tsx", "mocha", "deno", "bun":
+		if hasArg(args, "--watch", "-w") || (prog == "bun" || prog == "deno") && hasArg(args, "--hot") {
 			return prog + " --watch", false
 		}
 		if prog == "webpack" && sub == "serve" || prog == "tsx" && sub == "watch" {

@@ -62,8 +62,12 @@ func ecosystems() []ecosystem {
 			supported: "go.mod", tools: []string{"go", "staticcheck"}},
 		{id: ecoNPM, detect: (*detector).detectNPM, scan: scanNPM, covers: coversNPM,
 			markers: []string{"package.json", "package-lock.json", "npm-shrinkwrap.json",
-				"pnpm-lock.yaml", "pnpm-workspace.yaml", "yarn.lock", "bun.lock", "bun.lockb"},
-			supported: "package.json", tools: []string{"node", "npm", "npx", "yarn", "pnpm", "bun", "tsc", "eslint"}},
+				"pnpm-lock.yaml", "pnpm-workspace.yaml", "yarn.lock"},
+			supported: "package.json", tools: []string{"node", "npm", "npx", "yarn", "pnpm", "tsc", "eslint"}},
+		{id: ecoBun, detect: (*detector).detectBun,
+			markers: bunMarkers, supported: "bun.lock", tools: []string{"bun"}},
+		{id: ecoDeno, detect: (*detector).detectDeno,
+			markers: denoConfigs, supported: "deno.json", tools: []string{"deno"}},
 		{id: ecoRust, detect: (*detector).detectRust, scan: scanCargo, covers: coversCargo,
 			markers:   []string{"Cargo.toml"},
 			supported: "Cargo.toml", tools: []string{"cargo", "rustc"}},
@@ -112,8 +116,12 @@ func ecosystems() []ecosystem {
 		{id: ecoElixir, detect: (*detector).detectElixir, scan: scanMix, covers: coversMix,
 			markers:   []string{"mix.exs", ".formatter.exs"},
 			supported: "mix.exs", tools: []string{"mix", "elixir"}},
+		{id: ecoDotnet, detect: (*detector).detectDotnet,
+			markers: dotnetMarkers(), supported: "*.sln or *.csproj", tools: []string{"dotnet"}},
+		{id: ecoSwift, detect: (*detector).detectSwift,
+			markers: []string{"Package.swift"}, supported: "Package.swift", tools: []string{"swift"}},
 		{id: ecoUnsupported, detect: (*detector).detectUnsupported,
-			markers: unsupportedFiles(), tools: []string{"deno"}},
+			markers: unsupportedFiles()},
 	}
 }
 

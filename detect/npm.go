@@ -93,6 +93,7 @@ var lockfiles = []struct{ file, pm string }{
 	{"yarn.lock", "yarn"},
 	{"bun.lock", "bun"},
 	{"bun.lockb", "bun"},
+	{"bunfig.toml", "bun"},
 	{"package-lock.json", "npm"},
 	{"npm-shrinkwrap.json", "npm"},
 }

@@ -348,6 +348,8 @@ func (d *detector) addScripts(dir, src string, pj packageJSON) {
 	body, ok := pj.scripts["test"]
 	testCmds, testParsed := npmRunCmds(pj.scripts, "test")
 	switch {
+	case !ok && pm == "bun":
+		bunTest(&test, pmWhy)
 	case !ok:
 		test.Skipped = Skip{Kind: SkipNoTestScript}
 		test.Reason = fmt.Sprintf("package.json has no scripts.test; %s run test would fail with Missing script", pm)

@@ -77,10 +77,7 @@ type unsupportedMarker struct {
 var unsupportedMarkers = []unsupportedMarker{
 	{"build.sbt", "an sbt project", "sbt test"},
 	{"meson.build", "a Meson project", "meson setup build && meson test -C build"},
-	{"Package.swift", "a Swift package", "swift test"},
 	{"pubspec.yaml", "a Dart or Flutter package", "dart test"},
-	{"deno.json", "a Deno project", "deno test"},
-	{"deno.jsonc", "a Deno project", "deno test"},
 	{"build.zig", "a Zig project", "zig build test"},
 	{"stack.yaml", "a Haskell (Stack) project", "stack test"},
 	{"cabal.project", "a Haskell (Cabal) project", "cabal test"},
