@@ -58,13 +58,21 @@ var (
 	// pip unable to install a tox or nox environment's packages (offline,
 	// or a package that is not on the index).
 	pipNoDist = lazyre.New(`^ERROR: (?:No matching distribution found for|Could not find a version that satisfies the requirement) \S`)
+	// NuGet unable to reach its feed (dotnet restore, test, build):
+	// "…/App.csproj : error NU1301: Unable to load the service index for
+	// source https://api.nuget.org/v3/index.json. [/src/App.sln]".
+	nugetDownload = lazyre.New(`error (?:NU1301|NU1801|: Unable to load the service index)|Unable to load the service index for source|error NU1\d+: Failed to download package`)
+	// SwiftPM unable to fetch a dependency's repository.
+	swiftpmDownload = lazyre.New(`^error: (?:Failed to clone repository|Couldn.t fetch updates from remote repositories|Failed to fetch)`)
+	// Deno unable to download a remote module, a JSR or an npm package.
+	denoDownload = lazyre.New(`^error: (?:Import 'https?://[^']*' failed|JSR package manifest for '[^']*' failed to load|Error getting response at https?://)`)
 )
 
 // The bytes the messages above start or end with; the text scanner's quiet
 // path (lineTables) skips the watch for a line with neither.
 const (
 	setupFirstBytes = "CEge[>b"
-	setupLastBytes  = "dt'egy7)\""
+	setupLastBytes  = "dt'egy7)\"]"
 )
 
 var setupFirst, setupLast = newByteSet(setupFirstBytes), newByteSet(setupLastBytes)
@@ -80,7 +88,7 @@ type setupWatch struct {
 	needs string
 	// what is the first missing thing seen, and kind which fix it takes.
 	what string
-	kind string // "node", "go", "python", "tool"
+	kind string // "node", "go", "python", "cargo", "maven", "nuget", "deno"…
 	// missing is a program a shell or make could not find, and status127
 	// whether a task runner then reported its recipe's exit 127: together
 	// they mean a tool inside a recipe is not installed.
@@ -167,6 +175,12 @@ func (w *setupWatch) line(l []byte) {
 		}
 	case l[0] == 'e' && hasPrefix(l, "error: ") && cargoDownload.Match(l):
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "cargo"
+	case l[0] == 'e' && hasPrefix(l, "error: ") && swiftpmDownload.Match(l):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "swiftpm"
+	case l[0] == 'e' && hasPrefix(l, "error: ") && denoDownload.Match(l):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "deno"
+	case l[len(l)-1] == ']' && bytes.Contains(l, []byte("error")) && nugetDownload.Match(l):
+		w.what, w.kind = strings.TrimSpace(lineString(l)), "nuget"
 	case l[0] == '[' && hasPrefix(l, "[ERROR] ") && mavenDownload.Match(l):
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "maven"
 	case (l[0] == '>' || l[0] == 'C' || l[0] == 'E') && gradleDownload.Match(l):
@@ -250,6 +264,12 @@ func (w *setupWatch) result() string {
 			fix = "nox --install-only"
 		}
 		return "Python packages could not be installed for the environment: run `" + fix + "` with network access (" + w.what + ")"
+	case "nuget":
+		return "NuGet packages could not be downloaded: run `dotnet restore` with network access (" + w.what + ")"
+	case "swiftpm":
+		return "Swift package dependencies could not be fetched: run `swift package resolve` with network access (" + w.what + ")"
+	case "deno":
+		return "Deno dependencies could not be downloaded: run `deno install` with network access (" + w.what + ")"
 	case "python":
 		return "pytest is not installed for this interpreter: install the project's test dependencies (e.g. `pip install pytest`, or `uv sync`) (" + w.what + ")"
 	}

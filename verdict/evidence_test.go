@@ -232,6 +232,31 @@ var fixtures = []fixture{
 	{file: "tox4-pass-no-count", runner: detect.RunnerTox, exit: 0, status: Pass, detail: "no test count", evRunner: "tox"},
 	{file: "nox-pass", runner: detect.RunnerTox, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "pytest+nox"},
 	{file: "nox-fail", runner: detect.RunnerTox, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, total: 1},
+	// deno 2.9.6 and bun 1.4.4, from npm: real runs (NO_COLOR only where a
+	// file says nothing in colour, deno-fail keeps its colours). .NET and
+	// Swift cannot be installed here: written by hand from VSTest 17's
+	// and XCTest's / Swift Testing 6's formats (swift-testing-pass with
+	// macOS's SF Symbols, the others with Linux's ✔ ✘ ◇).
+	{file: "deno-pass", runner: detect.RunnerDeno, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "deno test"},
+	{file: "deno-steps-pass", runner: detect.RunnerDeno, exit: 0, status: Pass, detail: "1 passed, 1 skipped", counted: true, passed: 1, skipped: 1, total: 2},
+	{file: "deno-fail", runner: detect.RunnerDeno, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, skipped: 1, total: 3},
+	{file: "deno-all-ignored", runner: detect.RunnerDeno, exit: 0, status: Vacuous, detail: "all 1 tests skipped", counted: true, skipped: 1, total: 1},
+	{file: "deno-no-modules", runner: detect.RunnerDeno, exit: 1, status: Vacuous, detail: "no test modules found"},
+	{file: "deno-offline", runner: detect.RunnerDeno, exit: 1, status: Setup, detail: "Deno dependencies could not be downloaded: run `deno install` with network access (error: Import 'https://deno.land/std@0.200.0/assert/mod.ts' failed.)"},
+	{file: "bun-pass", runner: detect.RunnerBun, exit: 0, status: Pass, detail: "2 passed, 2 skipped", counted: true, passed: 2, skipped: 2, total: 4, evRunner: "bun test"},
+	{file: "bun-fail", runner: detect.RunnerBun, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, skipped: 2, total: 4},
+	{file: "bun-all-skipped", runner: detect.RunnerBun, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	{file: "bun-no-tests", runner: detect.RunnerBun, exit: 1, status: Vacuous, detail: "no tests found"},
+	{file: "dotnet-pass", runner: detect.RunnerDotnet, exit: 0, status: Pass, detail: "15 passed, 1 skipped", counted: true, passed: 15, skipped: 1, total: 16, evRunner: "dotnet test"},
+	{file: "dotnet-fail", runner: detect.RunnerDotnet, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 10, failed: 2, total: 12},
+	{file: "dotnet-no-tests", runner: detect.RunnerDotnet, exit: 0, status: Vacuous, detail: "no test is available in App.Tests.dll"},
+	{file: "dotnet-restore-offline", runner: detect.RunnerDotnet, exit: 1, status: Setup, detail: "NuGet packages could not be downloaded: run `dotnet restore` with network access (/usr/share/dotnet/sdk/8.0.100/NuGet.targets(156,5): error : Unable to load the service index for source https://api.nuget.org/v3/index.json. [/src/app/App.sln])"},
+	{file: "swift-xctest-pass", runner: detect.RunnerSwift, exit: 0, status: Pass, detail: "2 passed, 1 skipped", counted: true, passed: 2, skipped: 1, total: 3, evRunner: "swift test"},
+	{file: "swift-xctest-fail", runner: detect.RunnerSwift, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "swift-testing-pass", runner: detect.RunnerSwift, exit: 0, status: Pass, detail: "2 passed", counted: true, passed: 2, total: 2},
+	{file: "swift-testing-fail", runner: detect.RunnerSwift, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
+	{file: "swift-no-tests", runner: detect.RunnerSwift, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
+	{file: "swift-resolve-offline", runner: detect.RunnerSwift, exit: 1, status: Setup, detail: "Swift package dependencies could not be fetched: run `swift package resolve` with network access (error: Failed to clone repository https://github.com/apple/swift-argument-parser.git:)"},
 	{file: "turbo-pass", runner: detect.RunnerTurbo, exit: 0, status: Pass, detail: "1 passed", counted: true, passed: 1, total: 1, evRunner: "node --test"},
 	{file: "turbo-fail", runner: detect.RunnerTurbo, exit: 1, status: Fail, detail: "exit 1", counted: true, passed: 1, failed: 1, total: 2},
 	{file: "turbo-t1-affected-none", runner: detect.RunnerTurbo, exit: 0, status: Vacuous, detail: "turbo ran no task"},

@@ -37,13 +37,17 @@ const (
 	rExUnit
 	rTox
 	rNox
+	rDotnet
+	rSwift
+	rDeno
+	rBun
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
 var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright", "maven", "gradle",
-	"rspec", "minitest", "rubocop", "phpunit", "ctest", "mix test", "tox", "nox"}
+	"rspec", "minitest", "rubocop", "phpunit", "ctest", "mix test", "tox", "nox", "dotnet test", "swift test", "deno test", "bun test"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {
@@ -94,6 +98,9 @@ type textScanner struct {
 	ruby   rubyState
 	php    phpState
 	ctest  ctestState
+	swift  swiftState
+	deno   denoState
+	bun    bunState
 	// toxOutput is set for a tox check: its summary lines ("  py: OK",
 	// "ERROR:   lint: commands failed") are read, which in any other
 	// output could be anything's (evidence_tox.go).
@@ -188,6 +195,9 @@ func (s *textScanner) Line(line []byte) []byte {
 	}
 	t := trimBlank(l)
 	s.fails.line(l, t)
+	if s.deno.open() {
+		s.denoAnyLine(l)
+	}
 	s.setup.line(l)
 	if len(l) > 0 {
 		switch l[len(l)-1] {
@@ -351,9 +361,10 @@ func (t *lineTables) quietLines(b []byte, maxLen int) (n, lines int) {
 
 // idle reports whether no multi-line state is open: a failure's block,
 // unittest's pending summary, pre-commit's config error, lefthook's list
-// of rewritten files. Each of those reads lines whatever they start with.
+// of rewritten files, deno test's open module or failure section. Each of
+// those reads lines whatever they start with.
 func (s *textScanner) idle() bool {
-	return !s.everyLine && s.rewritten == nil && !s.ut.active && s.fails.cur == nil && !s.pc.invalidConfig
+	return !s.everyLine && s.rewritten == nil && !s.ut.active && s.fails.cur == nil && !s.pc.invalidConfig && !s.deno.open()
 }
 
 // quiet reports whether no reader below would act on line, which is most

@@ -90,6 +90,10 @@ func textMatchers() []textMatcher {
 		ctestMatcher(),
 		exunitMatcher(),
 		toxMatcher(),
+		dotnetMatcher(),
+		swiftMatcher(),
+		denoMatcher(),
+		bunMatcher(),
 		bazelMatcher(), // before pytest and unittest, whose ERROR:/FAIL: lines it shares a byte with
 		pytestMatcher(),
 		unittestMatcher(),
