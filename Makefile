@@ -76,7 +76,7 @@ test-e2e: build
 
 # test-tools runs the end-to-end scripts that drive the other ecosystems'
 # real tools (cargo, golangci-lint, Task, just, lefthook, mypy, pyright,
-# tox, shellcheck, Nx, Turborepo, prek: testdata/realtools, build tag
+# tox, shellcheck, Nx, Turborepo, prek, deno, bun: testdata/realtools, build tag
 # realtools). They would more than double make test's CPU, so they run
 # here and in .ci/run; a script whose tool is missing skips and says why.
 # -v shows each script's skip reason; a failing script's log then sits far

@@ -1,6 +1,9 @@
 package detect
 
-import "path"
+import (
+	"path"
+	"slices"
+)
 
 // RunnerBun is Bun's own test runner (bun test): its output is read by the
 // text scanner's bun matcher ("(fail) suite > name", " 3 pass", " 1 fail",
@@ -30,14 +33,25 @@ func bunTest(test *Check, pmWhy string) {
 }
 
 // detectBun adds `bun test` for each directory with a Bun marker and no
-// package.json (the JS detector plans the others).
+// package.json (the JS detector plans the others). bun test finds test
+// files in every directory below its own, so one below another Bun
+// project is part of that project's run, not a root of its own.
 func (d *detector) detectBun() {
-	for _, dir := range d.dirsWithAny(bunMarkers) {
+	dirs := d.dirsWithAny(bunMarkers)
+	for _, dir := range dirs {
 		if d.tree.has(dir, "package.json") {
 			continue
 		}
 		d.project()
 		src := path.Join(dir, d.firstIn(dir, bunMarkers))
+		if i := slices.IndexFunc(dirs, func(r string) bool { return r != dir && within(dir, r) }); i >= 0 {
+			d.add(ecoBun, Check{
+				Name: "bun test" + suffix(dir), Kind: KindTest, Argv: []string{"bun", "test"}, Dir: dir, Root: dir,
+				Source: src, Reason: src + " marks a Bun project (no package.json) inside the Bun project in " + dirs[i],
+				Runner: RunnerBun, Skipped: skipWhy("bun test in " + dirs[i] + " runs its tests too (bun test finds test files in every directory below it)"),
+			})
+			continue
+		}
 		why, setup := "bun is on PATH", ""
 		if !d.onPath("bun") {
 			why, setup = "bun is not on PATH", "Bun is not installed: install it so that `bun` is on PATH (e.g. `npm install -g bun`)"

@@ -61,14 +61,19 @@ func TestDetectDenoBun(t *testing.T) {
 				{name: "bun run lint", argv: []string{"bun", "run", "lint"}},
 			},
 		},
-		"bun: a test script runs through bun; bunfig.toml alone marks a Bun project": {
+		"bun: a test script runs through bun; a Bun marker below a Bun project is part of its run": {
 			fs:    fsOf("package.json", `{"scripts": {"test": "bun test --coverage"}}`, "bunfig.toml", "", "tool/bunfig.toml", "[test]\n"),
 			git:   true,
 			names: []string{"bun test", "bun test (tool)"},
 			checks: []want{
 				{name: "bun test", argv: []string{"bun", "run", "test"}, reason: `bun from bunfig.toml; script "test": bun test --coverage`},
-				{name: "bun test (tool)", argv: []string{"bun", "test"}, source: "tool/bunfig.toml", reason: "marks a Bun project (no package.json)"},
+				{name: "bun test (tool)", source: "tool/bunfig.toml", skipped: "bun test in . runs its tests too (bun test finds test files in every directory below it)"},
 			},
+		},
+		"bun: bunfig.toml alone, outside any Bun project, is a root": {
+			fs:     fsOf("tool/bunfig.toml", "", "tool/a.test.ts", ""),
+			git:    true,
+			checks: []want{{name: "bun test (tool)", argv: []string{"bun", "test"}, dir: "tool", source: "tool/bunfig.toml", reason: "marks a Bun project (no package.json)"}},
 		},
 		"bun: a watching test script is refused": {
 			fs:     fsOf("package.json", `{"scripts": {"test": "bun test --watch"}}`, "bun.lockb", ""),

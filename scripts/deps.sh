@@ -11,9 +11,9 @@
 #  - with go install into $GOBIN (else GOPATH/bin): golangci-lint v2 and
 #    Task;
 #  - with npm into a cache outside the repository ($VBD_TOOLS_DIR, else
-#    ${XDG_CACHE_HOME:-$HOME/.cache}/vbd-tools): just (rust-just), lefthook
-#    and pyright. `make test-e2e` puts GOBIN and that cache's
-#    node_modules/.bin on PATH.
+#    ${XDG_CACHE_HOME:-$HOME/.cache}/vbd-tools): just (rust-just), lefthook,
+#    pyright, deno and bun (their npm packages ship the binaries). `make
+#    test-e2e` puts GOBIN and that cache's node_modules/.bin on PATH.
 # uv and ruff cannot be installed here (neither is on these registries):
 # their scripts keep PATH shims. `make test` runs this every time, so the
 # path where everything is there starts no process and uses no network.
@@ -35,6 +35,8 @@ task_version=v3.54.0
 just_version=1.57.0
 lefthook_version=2.2.1 # scripts/bench.sh's; newer builds may not be served
 pyright_version=1.1.414
+deno_version=2.9.6
+bun_version=1.4.4
 
 failed=""
 say() { echo "deps: $*"; }
@@ -121,18 +123,19 @@ gotool golangci-lint "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$go
 gotool task "github.com/go-task/task/v3/cmd/task@$task_version" github.com/go-task/task/v3
 
 # --- npm tools, into a cache outside the repository -----------------------
-pkgs="rust-just@$just_version lefthook@$lefthook_version pyright@$pyright_version"
+pkgs="rust-just@$just_version lefthook@$lefthook_version pyright@$pyright_version deno@$deno_version bun@$bun_version"
 stamp=$tools/.installed
 bin=$tools/node_modules/.bin
 have=""
 [ -f "$stamp" ] && read -r have <"$stamp"
 if [ "$have" != "$pkgs" ] ||
-	[ ! -x "$bin/just" ] || [ ! -x "$bin/lefthook" ] || [ ! -x "$bin/pyright" ]; then
+	[ ! -x "$bin/just" ] || [ ! -x "$bin/lefthook" ] || [ ! -x "$bin/pyright" ] ||
+	[ ! -x "$bin/deno" ] || [ ! -x "$bin/bun" ]; then
 	if ! command -v npm >/dev/null 2>&1; then
-		failed="$failed just lefthook pyright(no npm)"
+		failed="$failed just lefthook pyright deno bun(no npm)"
 	elif ! timeout 30 npm ping --fetch-retries=0 >/dev/null 2>&1; then
 		# An unreachable registry should cost seconds, not npm's retries.
-		failed="$failed just lefthook pyright(npm registry unreachable)"
+		failed="$failed just lefthook pyright deno bun(npm registry unreachable)"
 	else
 		say "installing $pkgs into $tools (npm)"
 		mkdir -p "$tools"
@@ -146,7 +149,7 @@ if [ "$have" != "$pkgs" ] ||
 			--no-audit --no-fund --no-update-notifier --loglevel=error --fetch-retries=1 $pkgs) >/dev/null 2>&1; then
 			printf '%s\n' "$pkgs" >"$stamp"
 		else
-			failed="$failed just lefthook pyright(npm install failed)"
+			failed="$failed just lefthook pyright deno bun(npm install failed)"
 		fi
 	fi
 fi

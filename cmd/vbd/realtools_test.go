@@ -11,7 +11,7 @@ import (
 // TestRealTools runs the scripts that drive ecosystem tools other than go,
 // node, make, git and pre-commit against the real tool: cargo, golangci-lint,
 // Task, just, lefthook, mypy, pyright, tox, nox, CMake, Elixir, shellcheck,
-// Nx, Turborepo and prek. They cost more CPU than the rest of the suite together (tox builds
+// Nx, Turborepo, prek, deno and bun. They cost more CPU than the rest of the suite together (tox builds
 // virtualenvs, nx builds a project graph), so `make test` leaves them out
 // and `make test-tools` (which .ci/run runs) runs them; each skips with a
 // visible reason when its tool is missing (`make deps` installs them).
