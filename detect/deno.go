@@ -27,9 +27,9 @@ type denoConfig struct {
 	tasks map[string]string
 	// workspace are the member directories of a workspace root.
 	workspace []string
-	// fmt and lint report whether the config has a "fmt" or "lint" section:
-	// the project formats and lints with Deno's tools.
-	fmt, lint bool
+	// fmt reports whether the config has a "fmt" section: the project
+	// formats with Deno.
+	fmt bool
 }
 
 // parseDenoConfig reads a deno.json or deno.jsonc (JSON with comments and
@@ -69,7 +69,6 @@ func parseDenoConfig(data []byte) (denoConfig, error) {
 		}
 	}
 	_, cfg.fmt = top["fmt"]
-	_, cfg.lint = top["lint"]
 	return cfg, nil
 }
 
