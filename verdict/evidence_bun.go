@@ -20,8 +20,16 @@ var (
 // bunState holds the tallies until "Ran N tests" closes them.
 type bunState struct{ pass, fail, skip int }
 
+// bunMatcher reads the lines at the margin; bunTallyMatcher the
+// tallies, always indented by one blank (" 2 pass"): its digits need not
+// make a line hot, since a line that starts with a blank is hot anyway,
+// and log lines often start with a digit (a timestamp).
 func bunMatcher() textMatcher {
-	return textMatcher{first: "(0123456789RN", line: (*textScanner).bunLine, maxIndent: 1}
+	return textMatcher{first: "(RN", line: (*textScanner).bunLine, maxIndent: 0}
+}
+
+func bunTallyMatcher() textMatcher {
+	return textMatcher{first: "0123456789", line: (*textScanner).bunLine, maxIndent: 1, indented: true}
 }
 
 func (s *textScanner) bunLine(l, t []byte) bool {

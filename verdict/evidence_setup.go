@@ -71,8 +71,8 @@ var (
 // The bytes the messages above start or end with; the text scanner's quiet
 // path (lineTables) skips the watch for a line with neither.
 const (
-	setupFirstBytes = "CEge[>b"
-	setupLastBytes  = "dt'egy7)\"]"
+	setupFirstBytes = "CEge[>b/"
+	setupLastBytes  = "dt'egy7)\""
 )
 
 var setupFirst, setupLast = newByteSet(setupFirstBytes), newByteSet(setupLastBytes)
@@ -179,7 +179,8 @@ func (w *setupWatch) line(l []byte) {
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "swiftpm"
 	case l[0] == 'e' && hasPrefix(l, "error: ") && denoDownload.Match(l):
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "deno"
-	case l[len(l)-1] == ']' && bytes.Contains(l, []byte("error")) && nugetDownload.Match(l):
+	case (l[0] == '/' || l[0] == 'C') && bytes.Contains(l, []byte("error")) && nugetDownload.Match(l):
+		// MSBuild's error lines start with the file's path.
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "nuget"
 	case l[0] == '[' && hasPrefix(l, "[ERROR] ") && mavenDownload.Match(l):
 		w.what, w.kind = strings.TrimSpace(lineString(l)), "maven"

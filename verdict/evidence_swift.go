@@ -41,8 +41,15 @@ type swiftState struct {
 	lastError string
 }
 
-func swiftMatcher() textMatcher {
-	return textMatcher{first: "TE/\xe2\xf4", line: (*textScanner).swiftLine, maxIndent: 2}
+// xctestMatcher reads XCTest's lines ("\t Executed …" is indented);
+// swiftTestingMatcher Swift Testing's, which start at the margin with
+// their symbol: an indented ✓ (jest's, vitest's) is never looked at.
+func xctestMatcher() textMatcher {
+	return textMatcher{first: "TE/", line: (*textScanner).swiftLine, maxIndent: 2}
+}
+
+func swiftTestingMatcher() textMatcher {
+	return textMatcher{first: "\xe2\xf4", line: (*textScanner).swiftLine, maxIndent: 0}
 }
 
 func (s *textScanner) swiftLine(l, t []byte) bool {
@@ -137,9 +144,12 @@ func (s *textScanner) swiftLine(l, t []byte) bool {
 	return false
 }
 
-// swiftTestingText is a Swift Testing line after its symbol (one
-// non-ASCII character and a blank), or nil.
+// swiftTestingText is a Swift Testing result line after its symbol (✔,
+// ✘ or an SF Symbol, and a blank), or nil.
 func swiftTestingText(t []byte) []byte {
+	if t[0] == 0xe2 && (len(t) < 4 || t[1] != 0x9c || t[2] != 0x94 && t[2] != 0x98) {
+		return nil // not ✔ or ✘: ◇ and ↳ start and detail lines, ✓ is jest's
+	}
 	i := 1
 	for i < len(t) && i < 4 && t[i]&0xc0 == 0x80 {
 		i++

@@ -61,6 +61,9 @@ type textMatcher struct {
 	// someone else's output quoted, e.g. a fixture's pytest run in a
 	// testscript -v log, and counting it would fail a passing suite.
 	maxIndent int
+	// indented: the runner prints these lines indented only, so their
+	// first bytes do not make a line hot (its blanks do).
+	indented bool
 }
 
 // anyIndent is textMatcher.maxIndent for matchers that read nested lines.
@@ -91,9 +94,11 @@ func textMatchers() []textMatcher {
 		exunitMatcher(),
 		toxMatcher(),
 		dotnetMatcher(),
-		swiftMatcher(),
+		xctestMatcher(),
+		swiftTestingMatcher(),
 		denoMatcher(),
 		bunMatcher(),
+		bunTallyMatcher(),
 		bazelMatcher(), // before pytest and unittest, whose ERROR:/FAIL: lines it shares a byte with
 		pytestMatcher(),
 		unittestMatcher(),
@@ -152,7 +157,7 @@ var textTables = sync.OnceValue(func() *lineTables {
 	for _, m := range textMatchers() {
 		for i := 0; i < len(m.first); i++ {
 			t.dispatch[m.first[i]] = append(t.dispatch[m.first[i]], dispatchEntry{m.line, m.maxIndent})
-			t.hotFirst[m.first[i]] = true
+			t.hotFirst[m.first[i]] = t.hotFirst[m.first[i]] || !m.indented
 		}
 	}
 	return t
