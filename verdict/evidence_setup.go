@@ -121,7 +121,8 @@ func (w *setupWatch) line(l []byte) {
 	if !setupFirst[l[0]] && !setupLast[l[len(l)-1]] {
 		return
 	}
-	if l[len(l)-1] == ')' && !setupFirst[l[0]] {
+	if l[len(l)-1] == ')' && (!setupFirst[l[0]] || l[0] == '/') {
+		// ('/' is a first byte for MSBuild's lines, which end in ']'.)
 		// Only Bundler's backtrace ends so ("…: Could not find rspec-3.9 in
 		// any of the sources (Bundler::GemNotFound)"): one cheap test for
 		// the many other lines that end in ')'.
