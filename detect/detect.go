@@ -272,7 +272,10 @@ func (d *detector) configure() {
 		for _, e := range named[name] {
 			// A missing tool is setup, which the run fails on unless the
 			// check is disabled, as its message says: disable wins there.
-			if !e.check.Skipped.Set() || e.check.Skipped.Kind == SkipToolMissing {
+			// It wins over covered too: a covered check runs again when
+			// what covers it does not (uncover), and disabling go vet, go
+			// test and go build must leave none of them running.
+			if k := e.check.Skipped.Kind; k == "" || k == SkipToolMissing || k == SkipCovered {
 				e.check.Skipped = Skip{Kind: SkipDisabled}
 			}
 		}

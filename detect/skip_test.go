@@ -27,6 +27,15 @@ func TestCoveredOnlyByChecksThatRun(t *testing.T) {
 				{name: "go build", reason: "runs because .vbd.toml disables go vet and .vbd.toml disables go test"},
 			},
 		},
+		"all three disabled: none runs (disable wins over covered)": {
+			fs:   fsOf(goModuleFiles(".")...),
+			opts: Options{Config: &Config{Disable: []string{"go vet", "go test", "go build"}}},
+			checks: []want{
+				{name: "go vet", skipped: "disabled in .vbd.toml"},
+				{name: "go test", skipped: "disabled in .vbd.toml"},
+				{name: "go build", skipped: "disabled in .vbd.toml"},
+			},
+		},
 		"go vet disabled and no test files: go build runs": {
 			fs:   fsOf("go.mod", goMod, "x.go", goLib),
 			opts: Options{Config: &Config{Disable: []string{"go vet"}}},
