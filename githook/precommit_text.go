@@ -100,3 +100,21 @@ func PrintBlocked(w io.Writer, outcomes []verdict.Outcome, code int, merge bool)
 	}
 	fmt.Fprintf(w, "vbd: commit blocked (%s). %s, or commit unverified once with: VBD_SKIP=1 git commit ...\n", what, fix)
 }
+
+// CrashText is what git's user reads when vbd died in its pre-commit hook
+// (the supervisor answers for the dead worker): the commit is refused, as
+// on any non-zero exit, and why. stopped counts the check processes it
+// left, log is where the Go runtime's output was saved ("" for none).
+func CrashText(why string, stopped int, log string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "vbd: %s: nothing was verified, and the commit is refused (exit 2).\n", why)
+	if stopped > 0 {
+		fmt.Fprintf(&b, "vbd: it left %d check process(es) running, which were stopped.\n", stopped)
+	}
+	b.WriteString("vbd: this is a bug in vbd")
+	if log != "" {
+		b.WriteString(" (what the Go runtime printed is in " + log + ")")
+	}
+	b.WriteString("; run `vbd` to verify, or commit with --no-verify to skip the gate.\n")
+	return b.String()
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/vbd-dev/vbd/githook"
 	"github.com/vbd-dev/vbd/harness"
 	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/report"
@@ -33,27 +34,11 @@ func supervisorOptions(mode supervise.Mode, args []string) supervise.Options {
 		}
 	case supervise.PreCommit:
 		o.Answer = func(_ []byte, c supervise.Crash, _, stderr io.Writer) int {
-			_, _ = io.WriteString(stderr, report.Clean(preCommitCrash(c)))
+			_, _ = io.WriteString(stderr, report.Clean(githook.CrashText(c.Why, c.Stopped, c.Log)))
 			return exitcode.NothingVerified
 		}
 	}
 	return o
-}
-
-// preCommitCrash is what git's user reads when vbd died in its pre-commit
-// hook: the commit is refused, as on any non-zero exit, and why.
-func preCommitCrash(c supervise.Crash) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "vbd: %s: nothing was verified, and the commit is refused (exit 2).\n", c.Why)
-	if c.Stopped > 0 {
-		fmt.Fprintf(&b, "vbd: it left %d check process(es) running, which were stopped.\n", c.Stopped)
-	}
-	b.WriteString("vbd: this is a bug in vbd")
-	if c.Log != "" {
-		b.WriteString(" (what the Go runtime printed is in " + c.Log + ")")
-	}
-	b.WriteString("; run `vbd` to verify, or commit with --no-verify to skip the gate.\n")
-	return b.String()
 }
 
 // recoverDead cleans up after a dead worker from the records in the
