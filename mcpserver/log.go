@@ -56,14 +56,14 @@ func (t *tools) log(ctx context.Context, _ *mcp.CallToolRequest, in LogIn) (*mcp
 	if err != nil {
 		return nil, nil, err
 	}
-	r := l.r
+	r := l.Receipt
 	c, err := findCheck(r, in.Check)
 	if err != nil {
 		return nil, nil, err
 	}
 	// The receipt is in the git dir, which the agent can write: its log
 	// path is read only inside vbd's own state dir.
-	path, err := logInside(l.stateDir, c.Log)
+	path, err := logInside(l.StateDir, c.Log)
 	if err != nil {
 		return nil, nil, fmt.Errorf("check %q: %w", c.Name, err)
 	}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -315,5 +316,41 @@ func TestServeEnds(t *testing.T) {
 				t.Errorf("Serve: %v; want %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// The last tool says, as vbd last does, that a receipt edited after vbd
+// sealed it stands for nothing: the agent can write the git dir.
+func TestLastSaysAnEditedReceiptIsNotTrusted(t *testing.T) {
+	dir := repo(t, lines300)
+	cs := connect(t, dir)
+	call := func(tool string) string {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: map[string]any{}})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		return text(res)
+	}
+	call("verify")
+	if got := call("last"); strings.Contains(got, "not trusted") {
+		t.Fatalf("a receipt vbd wrote reads as untrusted:\n%s", got)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, ".git", "vbd", "receipts", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("receipts: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(data, []byte(`"kind": "mcp"`), []byte(`"kind": "cli"`), 1)
+	if bytes.Equal(edited, data) {
+		t.Fatal("the receipt holds no caller to edit")
+	}
+	if err := os.WriteFile(files[0], edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := call("last"); !strings.Contains(got, "the latest receipt is not trusted, so its verdict stands for nothing") {
+		t.Errorf("last shows an edited receipt without saying it is not trusted:\n%s", got)
 	}
 }

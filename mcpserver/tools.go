@@ -16,7 +16,6 @@ import (
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
 	"github.com/vbd-dev/vbd/runner"
-	"github.com/vbd-dev/vbd/state"
 )
 
 // tools holds the handlers. busy lets one verification run at a time: a
@@ -113,12 +112,16 @@ func (t *tools) last(ctx context.Context, _ *mcp.CallToolRequest, in LastIn) (*m
 	if err != nil {
 		return nil, nil, err
 	}
-	r := l.r
+	r := l.Receipt
 	if in.JSON {
-		return textResult(string(l.raw)), nil, nil
+		return textResult(string(l.Raw)), nil, nil
 	}
 	var b strings.Builder
-	report.ReceiptHeader(&b, r, l.store.Path(r.ID), time.Now())
+	if l.Untrusted != nil {
+		// As vbd last says it: shown, but standing for nothing.
+		fmt.Fprintf(&b, "vbd: the latest receipt is not trusted, so its verdict stands for nothing: %v\n\n", l.Untrusted)
+	}
+	report.ReceiptHeader(&b, r, l.Path, time.Now())
 	b.WriteString("\n")
 	if err := report.Results(&b, r, report.Options{Unicode: true}); err != nil {
 		return nil, nil, err
@@ -126,28 +129,14 @@ func (t *tools) last(ctx context.Context, _ *mcp.CallToolRequest, in LastIn) (*m
 	return textResult(b.String()), nil, nil
 }
 
-// latestReceipt is the repository's newest readable receipt, as stored
-// (raw), and where it is.
-type latestReceipt struct {
-	r        *receipt.Receipt
-	raw      []byte
-	store    receipt.Store
-	stateDir string
-}
-
 // latest finds the newest readable receipt; none is an error saying so.
-func (t *tools) latest(ctx context.Context) (latestReceipt, error) {
-	var l latestReceipt
-	repo, err := state.Find(ctx, t.o.Dir)
-	if err != nil {
-		return l, toolError(err)
-	}
-	if l.stateDir, err = state.Dir(ctx, repo); err != nil {
-		return l, err
-	}
-	l.store = receipt.Open(l.stateDir)
-	l.r, l.raw, _, err = l.store.LatestReadable()
-	if errors.Is(err, receipt.ErrNone) {
+func (t *tools) latest(ctx context.Context) (gate.Latest, error) {
+	l, err := gate.FindLatest(ctx, t.o.Dir)
+	var usage *exitcode.UsageError
+	switch {
+	case errors.As(err, &usage):
+		return l, toolError(usage.Err)
+	case errors.Is(err, receipt.ErrNone):
 		return l, errors.New("no receipt yet: call verify first. Nothing is known to be verified")
 	}
 	return l, err

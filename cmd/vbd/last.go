@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/internal/exitcode"
 	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/report"
-	"github.com/vbd-dev/vbd/state"
 )
 
 // lastCmd shows the latest receipt.
@@ -29,31 +29,19 @@ func (l *lastCmd) Run(ctx context.Context, g *Globals, e env) error {
 	if err != nil {
 		return err
 	}
-	repo, err := state.Find(ctx, g.Dir)
-	if err != nil {
-		return &exitcode.UsageError{Err: err}
-	}
-	stateDir, err := state.Dir(ctx, repo)
-	if err != nil {
-		return err
-	}
-	store := receipt.Open(stateDir)
-	r, raw, unreadable, err := store.LatestReadable()
-	report.UnreadableReceipts(e.stderr, unreadable, err == nil)
+	latest, err := gate.FindLatest(ctx, g.Dir)
+	report.UnreadableReceipts(e.stderr, latest.Unreadable, err == nil)
 	if errors.Is(err, receipt.ErrNone) {
-		fmt.Fprintf(e.stderr, "vbd: no receipt yet for %s: run vbd first. Nothing is known to be verified (exit 2).\n", repo.Root)
+		fmt.Fprintf(e.stderr, "vbd: no receipt yet for %s: run vbd first. Nothing is known to be verified (exit 2).\n", latest.Root)
 		return &exitcode.CodeError{Code: exitcode.NothingVerified}
 	}
 	if err != nil {
 		return err
 	}
-	code := r.Verdict.Code
-	if why := store.FirstDistrusted(); why != nil {
-		// Shown as it is, but its verdict is not vbd's to stand by: a
-		// script that takes vbd last for the run must not read a forged
-		// pass (issue 21 §4).
-		fmt.Fprintf(e.stderr, "vbd: the latest receipt is not trusted, so its verdict stands for nothing (exit 2): %v\n", why)
-		code = exitcode.NothingVerified
+	r, raw, code := latest.Receipt, latest.Raw, latest.Code
+	if latest.Untrusted != nil {
+		// Shown as it is, but its verdict is not vbd's to stand by.
+		fmt.Fprintf(e.stderr, "vbd: the latest receipt is not trusted, so its verdict stands for nothing (exit 2): %v\n", latest.Untrusted)
 	}
 	switch {
 	case l.JSON:
@@ -66,7 +54,7 @@ func (l *lastCmd) Run(ctx context.Context, g *Globals, e env) error {
 		return &exitcode.CodeError{Code: code}
 	}
 	if !f.Machine {
-		report.ReceiptHeader(e.stdout, r, store.Path(r.ID), time.Now())
+		report.ReceiptHeader(e.stdout, r, latest.Path, time.Now())
 		fmt.Fprintln(e.stdout)
 	}
 	if err := f.Receipt(g.output(e, false), r); err != nil {
