@@ -423,7 +423,17 @@ func TestRealClientsLeftoverCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	found := processesUnder(dir)
+	// Start returns once the child has forked, which can be before it has
+	// exec'd sleep: its cwd is already dir but its command line is still
+	// empty. So wait (briefly) for the exec to show.
+	var found []string
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		found = processesUnder(dir)
+		if len(found) == 1 && strings.Contains(found[0], "sleep 30") || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if len(found) != 1 || !strings.Contains(found[0], "sleep 30") {
 		t.Errorf("processesUnder = %q; want the sleep", found)
 	}
