@@ -79,33 +79,103 @@ var ciCommandKeys = map[string]bool{"run": true, "script": true, "before_script"
 	"command": true, "commands": true, "install": true, "test_script": true, "build_script": true}
 
 // ciLinePrograms are the programs the lines of one CI file run, in order
-// (repeats kept): each line's text past a YAML key or list dash, read as
-// shell.
+// (repeats kept): the value of a command key (run: tox -e py), the lines
+// of a command key's block (run: |), and the items of a command key's
+// list (script: followed by - tox), each read as shell. The items of any
+// other key's list are data, not commands: a matrix that lists tox among
+// the projects it tests (recipe: [..., tox]) does not run tox. A list
+// item whose key vbd cannot see (a fragment) is read as a command.
 func ciLinePrograms(data []byte) []string {
-	var out []string
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 64<<10)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		line = strings.TrimSpace(strings.TrimPrefix(line, "- "))
-		if k, v, ok := strings.Cut(line+" ", ": "); ok && !strings.ContainsAny(k, " \"'$") {
-			if !ciCommandKeys[k] {
-				continue // name: tox, uses: …, python-version: …
-			}
-			line = strings.TrimSpace(v) // run: tox -e py, script: nox
-		}
-		line = strings.Trim(line, `"'`)
-		if line == "" || line[0] == '#' || line == "|" || line == ">" {
-			continue
+	type frame struct {
+		indent int
+		key    string
+	}
+	var (
+		out   []string
+		stack []frame
+		// block is the key whose block scalar (run: |) the lines
+		// indented past blockIndent belong to.
+		block       string
+		blockIndent = -1
+	)
+	command := func(line string) {
+		line = strings.Trim(strings.TrimSpace(line), `"'`)
+		if line == "" || line[0] == '#' {
+			return
 		}
 		cmds, err := Commands(line)
 		if err != nil {
-			continue
+			return
 		}
 		for _, words := range cmds {
 			if prog := ciProgram(words); prog != "" {
 				out = append(out, prog)
 			}
+		}
+	}
+	// keyLine handles "key: value" at indent; it reports false for a
+	// line that is not one.
+	keyLine := func(line string, indent int) bool {
+		k, v, ok := strings.Cut(line+" ", ": ")
+		if !ok || strings.ContainsAny(k, " \"'$") {
+			return false
+		}
+		stack = append(stack, frame{indent, k})
+		v = strings.TrimSpace(v)
+		switch {
+		case strings.HasPrefix(v, "|") || strings.HasPrefix(v, ">"):
+			block, blockIndent = k, indent
+		case ciCommandKeys[k]:
+			command(v) // run: tox -e py, script: nox
+		}
+		return true
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	for sc.Scan() {
+		raw := strings.TrimRight(sc.Text(), " \t\r")
+		line := strings.TrimLeft(raw, " ")
+		indent := len(raw) - len(line)
+		if line == "" {
+			continue
+		}
+		if blockIndent >= 0 {
+			if indent > blockIndent {
+				if ciCommandKeys[block] {
+					command(line)
+				}
+				continue
+			}
+			blockIndent = -1
+		}
+		if line[0] == '#' {
+			continue
+		}
+		if item, ok := strings.CutPrefix(line, "- "); ok || line == "-" {
+			// A sequence can sit at its key's own indent (steps:\n- run).
+			for len(stack) > 0 && stack[len(stack)-1].indent > indent {
+				stack = stack[:len(stack)-1]
+			}
+			item = strings.TrimSpace(item)
+			itemIndent := indent + (len(line) - len(item))
+			if keyLine(item, itemIndent) {
+				continue
+			}
+			if len(stack) == 0 || ciCommandKeys[stack[len(stack)-1].key] {
+				command(item)
+			}
+			continue
+		}
+		for len(stack) > 0 && stack[len(stack)-1].indent >= indent {
+			stack = stack[:len(stack)-1]
+		}
+		if keyLine(line, indent) {
+			continue
+		}
+		// A line that is neither a key nor an item: a plain scalar's
+		// continuation, or a fragment of a block vbd did not see open.
+		if len(stack) == 0 || ciCommandKeys[stack[len(stack)-1].key] {
+			command(line)
 		}
 	}
 	return out

@@ -86,6 +86,11 @@ func TestCILinePrograms(t *testing.T) {
 		{"a step's env", "  TOXENV: py", nil},
 		{"quoted", `- "nox --session tests"`, []string{"nox"}},
 		{"not shell", "run: echo ${{ matrix.x }} (", nil},
+		{"a matrix that lists tox", "strategy:\n  matrix:\n    recipe:\n      - pytest\n      - tox\nsteps:\n  - run: nox -s x\n", []string{"nox"}},
+		{"a sequence at its key's indent", "script:\n- tox -e py\nvariables:\n- nox\n", []string{"tox"}},
+		{"a step's keys", "steps:\n  - name: tox\n    run: |\n      tox -e lint\n    with:\n      args: nox\n  - run: >-\n      nox\n", []string{"tox", "nox"}},
+		{"a block ends at its key's indent", "run: |\n  tox\nname: nox\n", []string{"tox"}},
+		{"GitLab script list", "test:\n  script:\n    - pip install tox\n    - tox\n", []string{"pip", "tox"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
