@@ -234,7 +234,7 @@ func scanPython(words []string, cur string) []makeRef {
 	sub := firstArg(args)
 	switch prog {
 	case "pytest", "py.test":
-		return []makeRef{{refPytest, cur}}
+		return pytestRefs(args, cur)
 	case "tox", "nox", "unittest":
 		// A Python test runner: the project's own choice over vbd's pytest.
 		return []makeRef{{refPytest, cur}}
@@ -246,6 +246,26 @@ func scanPython(words []string, cur string) []makeRef {
 		return []makeRef{{refPyLint + " " + prog, cur}}
 	}
 	return nil
+}
+
+// pytestRefs is what one pytest command runs: the project of its
+// directory, and the project of each directory it names (pytest tests/
+// where tests/pytest.ini makes tests/ a project of its own: pytest's
+// rootdir is the named directory's, so that project is the one that
+// runs). A subdirectory of a project (pytest tests/unit) is only part of
+// it and covers nothing more; a word that is an option's value rather
+// than a path names no project, so it covers nothing either.
+func pytestRefs(args []string, cur string) []makeRef {
+	refs := []makeRef{{refPytest, cur}}
+	for _, a := range args {
+		if a == "" || strings.HasPrefix(a, "-") || strings.ContainsAny(a, "$*?[:=") {
+			continue
+		}
+		if p := path.Join(cur, a); p != cur && p != ".." && !strings.HasPrefix(p, "../") {
+			refs = append(refs, makeRef{refPytest, p})
+		}
+	}
+	return refs
 }
 
 // coversPython: a test entry point covers pytest, a lint entry point the

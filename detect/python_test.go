@@ -108,6 +108,24 @@ func TestDetectPython(t *testing.T) {
 				{name: "pytest (b)", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test (b)"},
 			},
 		},
+		"make test running pytest on a directory that is its own project covers that project": {
+			fs: fsOf("pyproject.toml", "[tool.pytest.ini_options]\n", "tests/pytest.ini", "[pytest]\n", "tests/test_a.py", pyTestA,
+				"Makefile", ".PHONY: test\ntest:\n\tTERM=unknown pytest --cov-report term-missing --cov=pkg tests/ -vv\n"),
+			git: true,
+			checks: []want{
+				{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test"},
+				{name: "pytest (tests)", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test"},
+			},
+		},
+		"make test running part of a project covers only its own directory's": {
+			fs: fsOf("pyproject.toml", "[tool.pytest.ini_options]\n", "tests/pytest.ini", "[pytest]\n", "tests/unit/test_a.py", pyTestA,
+				"Makefile", ".PHONY: test\ntest:\n\tpytest tests/unit\n"),
+			git: true,
+			checks: []want{
+				{name: "pytest", env: []string{"PYTHONDONTWRITEBYTECODE=1"}, skipped: "covered by make test"},
+				{name: "pytest (tests)", env: []string{"PYTHONDONTWRITEBYTECODE=1"}},
+			},
+		},
 		"invalid pyproject is an error row": {
 			fs:     fsOf("pyproject.toml", "[tool\n"),
 			git:    true,
