@@ -19,6 +19,10 @@ type cargoManifest struct {
 	dir       string
 	isPackage bool
 	workspace bool
+	// fuzz marks a cargo-fuzz crate ([package.metadata] cargo-fuzz =
+	// true): its targets are fuzz binaries that cargo fuzz builds on
+	// nightly with a sanitizer.
+	fuzz bool
 	// members and exclude are the workspace's globs, relative to dir.
 	members, exclude []string
 }
@@ -44,6 +48,9 @@ func parseCargoToml(data []byte) (cargoManifest, error) {
 		return m, err
 	}
 	m.isPackage = raw.Package != nil
+	if meta, ok := raw.Package["metadata"].(map[string]any); ok {
+		m.fuzz, _ = meta["cargo-fuzz"].(bool)
+	}
 	if raw.Workspace != nil {
 		m.workspace = true
 		m.members, m.exclude = raw.Workspace.Members, raw.Workspace.Exclude
@@ -180,6 +187,9 @@ func (d *detector) addCargo(m cargoManifest) {
 	if !d.onPath("cargo-clippy") {
 		clippy.Skipped = Skip{Kind: SkipToolMissing, By: "clippy", Detail: "rustup component add clippy"}
 	}
+	if m.fuzz && !clippy.Skipped.Set() {
+		clippy.Skipped = skipWhy(cargoFuzzSkip)
+	}
 	d.add(ecoRust, clippy)
 	fmtArgv := []string{"cargo", "fmt", "--check"}
 	if m.workspace {
@@ -191,9 +201,19 @@ func (d *detector) addCargo(m cargoManifest) {
 	}
 	d.add(ecoRust, rustfmt)
 	// No --all-targets: it drops the doc-tests.
-	d.add(ecoRust, mk("cargo test", KindTest, false, "Cargo.toml is "+what+"; 0 tests passed is vacuous",
-		"cargo", "test", "--workspace"))
+	test := mk("cargo test", KindTest, false, "Cargo.toml is "+what+"; 0 tests passed is vacuous",
+		"cargo", "test", "--workspace")
+	if m.fuzz {
+		test.Skipped = skipWhy(cargoFuzzSkip)
+	}
+	d.add(ecoRust, test)
 }
+
+// cargoFuzzSkip is why a cargo-fuzz crate's test and clippy do not run:
+// its fuzz targets have no tests for cargo test to find (a vacuous run
+// that compiles libFuzzer), and they are built by cargo fuzz, on nightly
+// with a sanitizer, not by the project's CI's cargo. Its cargo fmt runs.
+const cargoFuzzSkip = "a cargo-fuzz crate ([package.metadata] cargo-fuzz = true): its fuzz targets are built and run by `cargo fuzz run` on nightly, and hold no tests for cargo test"
 
 // onPath reports whether a tool is on PATH (Options.LookPath; nil means
 // every tool is present).

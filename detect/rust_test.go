@@ -43,6 +43,16 @@ func TestDetectRust(t *testing.T) {
 			names: []string{"cargo clippy", "cargo fmt", "cargo test", "cargo clippy (crates/old)", "cargo fmt (crates/old)", "cargo test (crates/old)",
 				"cargo clippy (fuzz)", "cargo fmt (fuzz)", "cargo test (fuzz)"},
 		},
+		"a cargo-fuzz crate: its fmt runs, its test and clippy do not": {
+			fs: fsOf("Cargo.toml", cargoPkg, "fuzz/Cargo.toml", cargoPkg+"\n[package.metadata]\ncargo-fuzz = true\n\n[workspace]\nmembers = [\".\"]\n"),
+			git: true,
+			checks: []want{
+				{name: "cargo test"},
+				{name: "cargo clippy (fuzz)", skipped: cargoFuzzSkip},
+				{name: "cargo fmt (fuzz)"},
+				{name: "cargo test (fuzz)", skipped: cargoFuzzSkip},
+			},
+		},
 		"a nested workspace root with a package of its own": {
 			fs:    fsOf("rust/Cargo.toml", cargoPkg+"[workspace]\nmembers = [\"x\"]\n", "rust/x/Cargo.toml", cargoPkg),
 			git:   true,
