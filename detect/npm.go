@@ -190,6 +190,10 @@ func (d *detector) detectNPM() {
 		if d.notAWorkspacePackage(dir, pj) {
 			continue
 		}
+		if d.js.scripts == nil {
+			d.js.scripts = map[string]map[string]string{}
+		}
+		d.js.scripts[dir] = pj.scripts
 		for _, n := range pj.notes {
 			d.warn(src + ": " + n)
 		}

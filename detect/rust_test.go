@@ -44,7 +44,7 @@ func TestDetectRust(t *testing.T) {
 				"cargo clippy (fuzz)", "cargo fmt (fuzz)", "cargo test (fuzz)"},
 		},
 		"a cargo-fuzz crate: its fmt runs, its test and clippy do not": {
-			fs: fsOf("Cargo.toml", cargoPkg, "fuzz/Cargo.toml", cargoPkg+"\n[package.metadata]\ncargo-fuzz = true\n\n[workspace]\nmembers = [\".\"]\n"),
+			fs:  fsOf("Cargo.toml", cargoPkg, "fuzz/Cargo.toml", cargoPkg+"\n[package.metadata]\ncargo-fuzz = true\n\n[workspace]\nmembers = [\".\"]\n"),
 			git: true,
 			checks: []want{
 				{name: "cargo test"},

@@ -21,6 +21,9 @@ type jsState struct {
 	workspaces map[string]*jsWorkspace
 	// delegates are the Nx and Turborepo checks (nx.go, turbo.go).
 	delegates []jsDelegate
+	// scripts are the scripts of each package that is a project, by
+	// directory (parents are read first).
+	scripts map[string]map[string]string
 	// unbuilt are the packages whose "types" file is not there (a build
 	// output not built yet), by directory: that file (buildfirst.go).
 	unbuilt map[string]string
@@ -199,8 +202,11 @@ func matchParts(g, p []string) bool {
 // includes (a test app, a sample, a fixture some test reads) is not a
 // project root, as the package manager does not install it either. One
 // with a lockfile or a workspace of its own is installed on its own, and
-// stays a root. The workspace roots above dir are known by now:
-// detectNPM reads the package.json files in path order, parents first.
+// stays a root. Outside every workspace, a package in a test directory
+// that its enclosing package's scripts reach into is that package's
+// fixture (testFixture), not a root either. The workspace roots and the
+// packages above dir are known by now: detectNPM reads the package.json
+// files in path order, parents first.
 func (d *detector) notAWorkspacePackage(dir string, pj packageJSON) bool {
 	if dir == "." || len(pj.workspaces) > 0 || d.tree.has(dir, "pnpm-workspace.yaml") || d.ownLockfile(dir) {
 		return false
@@ -210,9 +216,61 @@ func (d *detector) notAWorkspacePackage(dir string, pj packageJSON) bool {
 			return !ws.holds(dir)
 		}
 		if p == "." {
+			break
+		}
+	}
+	// Outside every workspace: the nearest package above decides.
+	for p := parentDir(dir); ; p = parentDir(p) {
+		if scripts, ok := d.js.scripts[p]; ok {
+			return testFixture(p, dir, scripts)
+		}
+		if p == "." {
 			return false
 		}
 	}
+}
+
+// testFixture reports whether the package.json in dir, inside a test
+// directory of the package at p (p/test/module/cjs, not p/tests itself),
+// is a fixture of that package's tests: a script of p names a path in
+// the directory above it (axios's test:exports runs
+// test/module/test.js, which installs and runs test/module/*). A package
+// in a test directory that no script of p reaches into is run on its own
+// (fastify's CI tests test/bundler/* one by one), so it stays a project.
+func testFixture(p, dir string, scripts map[string]string) bool {
+	rel := dir
+	if p != "." {
+		rel = strings.TrimPrefix(dir, p+"/")
+	}
+	parts := strings.Split(rel, "/")
+	inTest := false
+	for _, part := range parts[:len(parts)-1] {
+		switch part {
+		case "test", "tests", "__tests__", "spec", "e2e":
+			inTest = true
+		}
+	}
+	if !inTest {
+		return false
+	}
+	for _, script := range scripts {
+		for _, w := range strings.Fields(script) {
+			w = strings.Trim(w, `"'`)
+			if i := strings.IndexAny(w, "*?[{$"); i >= 0 {
+				w = w[:i]
+			}
+			// The path a word names and its directory, relative to p,
+			// each deeper than a top test directory alone (test/**/*.js
+			// reaches every test and says nothing of one package).
+			clean := path.Clean(strings.TrimPrefix(w, "./"))
+			for _, d := range []string{clean, path.Dir(clean)} {
+				if strings.Contains(d, "/") && (rel == d || strings.HasPrefix(rel, d+"/")) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // ownLockfile reports whether a package directory has a lockfile of its

@@ -35,6 +35,19 @@ func TestDetectWorkspaces(t *testing.T) {
 			// package, so it is no project root either.
 			names: []string{"npm test", "npm run lint (libs/x/y)", "npm test (libs/x/y)"},
 		},
+		"a package in a test directory that a script of its package reaches into is a fixture": {
+			fs: fsOf("package.json", pkg(`"test":"mocha test/module/test.js","unit":"tap 'test/**/*.test.js'"`), "package-lock.json", "{}",
+				"test/module/cjs/package.json", pkg(`"test":"npm i --no-save && node index.js"`),
+				"test/bundler/esbuild/package.json", pkg(`"test":"node bundler-test.js"`),
+				"tests/package.json", pkg(`"test":"node --test"`),
+				"examples/demo/package.json", pkg(`"test":"node --test"`)),
+			git: true,
+			// The root's test runs test/module/test.js, which runs
+			// test/module/*; no script reaches into test/bundler (CI runs
+			// it on its own: fastify), and tests/ itself and an example
+			// outside any test directory are projects.
+			names: []string{"npm test", "npm run unit", "npm test (examples/demo)", "npm test (test/bundler/esbuild)", "npm test (tests)"},
+		},
 		"pnpm-workspace.yaml and pnpm -r": {
 			fs: fsOf("package.json", pkg(`"test":"pnpm -r --parallel test","lint":"pnpm --recursive run lint"`),
 				"pnpm-workspace.yaml", "packages:\n  - 'apps/*'   # apps\n  - \"libs/*\"\ncatalog:\n  react: ^18\n",
