@@ -59,12 +59,27 @@ type entry struct {
 	// and needs what it says when none of them runs.
 	after []*entry
 	needs string
+	// missing is the tool-missing skip a cover replaced (coverBy).
+	missing Skip
 }
 
-// coverBy skips e as covered by w, saying how ("" for nothing more).
+// coverBy skips e as covered by w, saying how ("" for nothing more). A
+// check whose tool is missing can be covered too: the wrapper runs the
+// tool its own way (scripts/check's venv/bin/ruff, pre-commit's own
+// environments), so vbd's missing copy says nothing of it. Its skip is
+// kept for uncover, should the wrapper not run after all.
 func (e *entry) coverBy(w *entry, how string) {
+	if e.check.Skipped.Kind == SkipToolMissing {
+		e.missing = e.check.Skipped
+	}
 	e.check.Skipped = coveredBy(w.check.Name, how)
 	e.by = []*entry{w}
+}
+
+// coverable reports whether e can be skipped as covered: it runs, or
+// only its tool is missing (coverBy).
+func (e *entry) coverable() bool {
+	return !e.check.Skipped.Set() || e.check.Skipped.Kind == SkipToolMissing
 }
 
 // detector holds one Detect call's state.
@@ -359,7 +374,7 @@ func (d *detector) cover() {
 						n.check.Reason += fmt.Sprintf("; %s would run it but is vacuous (%s), so vbd runs it directly", w.check.Name, w.check.Vacuous)
 					}
 				case w.check.Runs() || w.check.Skipped.Kind == SkipCovered:
-					if !n.check.Skipped.Set() {
+					if n.coverable() {
 						n.coverBy(w, w.refVia[ref])
 					}
 				}
@@ -404,8 +419,8 @@ func (d *detector) uncover() {
 				continue
 			}
 			e.by = nil
-			e.check.Skipped = Skip{}
-			if d.opts.Quick && !e.check.Quick {
+			e.check.Skipped = e.missing
+			if d.opts.Quick && !e.check.Quick && !e.missing.Set() {
 				e.check.Skipped = Skip{Kind: SkipQuick}
 			}
 			e.check.Reason += "; runs because " + strings.Join(why, " and ")

@@ -126,6 +126,17 @@ func TestDetectPython(t *testing.T) {
 				{name: "pytest (tests)", env: []string{"PYTHONDONTWRITEBYTECODE=1"}},
 			},
 		},
+		"a wrapper that runs ruff covers vbd's ruff, even with ruff missing from PATH": {
+			// scripts/check runs ${PREFIX}ruff (venv/bin/ruff): vbd's
+			// missing copy says nothing of the one the wrapper runs.
+			fs:   fsOf("pyproject.toml", "[tool.ruff]\n", "Makefile", ".PHONY: lint\nlint:\n\tvenv/bin/ruff check src\n"),
+			git:  true,
+			opts: Options{LookPath: onlyTools("make")},
+			checks: []want{
+				{name: "make lint"},
+				{name: "ruff", skipped: "covered by make lint"},
+			},
+		},
 		"invalid pyproject is an error row": {
 			fs:     fsOf("pyproject.toml", "[tool\n"),
 			git:    true,
@@ -166,3 +177,4 @@ func TestConfiguredCheckCoversPytest(t *testing.T) {
 		},
 	})
 }
+
