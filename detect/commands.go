@@ -54,8 +54,14 @@ func cmdWords(words []string) (string, []string) {
 			return words[2], words[3:]
 		case progName(w) == "coverage" && len(words) > 1 && words[1] == "run":
 			// coverage run [options] -m pytest …, or coverage run script.py
+			// An option may be a variable that holds one (starlette's
+			// `coverage run $branch_option -m pytest`), and a few take
+			// their value as the next word.
 			rest := words[2:]
-			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && rest[0] != "-m" {
+			for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || strings.HasPrefix(rest[0], "$")) && rest[0] != "-m" {
+				if coverageValueFlags[rest[0]] && len(rest) > 1 {
+					rest = rest[1:]
+				}
 				rest = rest[1:]
 			}
 			if len(rest) > 1 && rest[0] == "-m" {
@@ -69,6 +75,11 @@ func cmdWords(words []string) (string, []string) {
 	}
 	return progName(words[0]), words[1:]
 }
+
+// coverageValueFlags are coverage run's options whose value can be the
+// next word (--source pkg).
+var coverageValueFlags = map[string]bool{"--concurrency": true, "--context": true, "--data-file": true,
+	"--include": true, "--omit": true, "--rcfile": true, "--source": true}
 
 // progName is the program a command word runs: its base name, past a
 // leading variable that holds a directory (`${PREFIX}ruff`, with PREFIX

@@ -29,10 +29,10 @@ func TestDetectScriptDirs(t *testing.T) {
 				{name: "go vet", skipped: "covered by script/lint"},
 			},
 		},
-		"a program behind a directory variable is still read: ${PREFIX}ruff --fix writes, ${PREFIX}coverage runs pytest": {
+		"a program behind a directory variable is still read: ${PREFIX}ruff --fix writes, ${PREFIX}coverage runs pytest past its options": {
 			fs: fstest.MapFS{
 				"scripts/lint":   exe("#!/bin/sh -e\nexport PREFIX=\"\"\n[ -d venv ] && PREFIX=venv/bin/\n${PREFIX}ruff check --fix src\n"),
-				"scripts/test":   exe("#!/bin/sh -e\nscripts/check\n${PREFIX}coverage run -m pytest \"$@\"\n"),
+				"scripts/test":   exe("#!/bin/sh -e\nscripts/check\n${PREFIX}coverage run $branch_option --source pkg -m pytest \"$@\"\n"),
 				"scripts/check":  exe("#!/bin/sh -e\n${PREFIX}mypy src\n$(BIN)ruff check src\n"),
 				"pyproject.toml": {Data: []byte("[tool.mypy]\n[tool.pytest.ini_options]\n")},
 			},
