@@ -104,6 +104,9 @@ type detector struct {
 	buildSteps []*entry
 	// ruffFix caches ruffFixes by directory.
 	ruffFix map[string]bool
+	// following are the scripts a recipe scan is inside
+	// (scanLocalScript), so that a script that runs itself ends.
+	following map[string]bool
 }
 
 // Detect reads the repository in fsys (rooted at the repository root) and
@@ -117,6 +120,7 @@ type detector struct {
 func Detect(fsys fs.FS, opts Options) (Plan, error) {
 	d := &detector{fsys: fsys, opts: opts, makefiles: map[string]*makefile{}, ecos: ecosystems()}
 	d.eco, d.scans = indexEcosystems(d.ecos), recipeScanners(d.ecos)
+	d.scans = append(d.scans, d.scanLocalScript)
 	switch {
 	case opts.Scan != nil:
 		d.tree = opts.Scan.t

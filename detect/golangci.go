@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"path"
+	"strings"
 
 	"github.com/vbd-dev/vbd/internal/lazyre"
 )
@@ -106,10 +107,22 @@ const refGolangci = "golangci-lint"
 // scanGolangci recognises golangci-lint run.
 func scanGolangci(words []string, cur string) []makeRef {
 	prog, args := cmdWords(words)
-	if sub := firstArg(args); prog == "golangci-lint" && (sub == "run" || sub == "") {
+	// go run …/cmd/golangci-lint@v2.1.0 run, and go tool golangci-lint
+	// run (a tool directive in go.mod), are golangci-lint too.
+	if prog == "go" && len(args) > 1 && (args[0] == "run" && golangciPackage(args[1]) || args[0] == "tool" && args[1] == "golangci-lint") {
+		prog, args = "golangci-lint", args[2:]
+	}
+	if sub := firstArg(args); prog == "golangci-lint" && (sub == "run" || sub == "" || sub == `"$@"` || sub == "$@") {
 		return []makeRef{{refGolangci, cur}}
 	}
 	return nil
+}
+
+// golangciPackage reports whether a go run argument is golangci-lint's
+// command package, at a version or not.
+func golangciPackage(arg string) bool {
+	pkg, _, _ := strings.Cut(arg, "@")
+	return strings.HasSuffix(pkg, "/cmd/golangci-lint")
 }
 
 // coversGolangci: any entry point running golangci-lint covers it.

@@ -177,4 +177,3 @@ func TestConfiguredCheckCoversPytest(t *testing.T) {
 		},
 	})
 }
-

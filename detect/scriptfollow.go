@@ -1,0 +1,104 @@
+package detect
+
+import (
+	"bytes"
+	"path"
+	"strings"
+)
+
+// maxScriptsFollowed bounds the chain of scripts one command follows (a
+// recipe's script that runs another script…).
+const maxScriptsFollowed = 4
+
+// maxFollowedScript bounds the size of a script read to follow it.
+const maxFollowedScript = 256 << 10
+
+// scanLocalScript follows a command that runs a shell script of the
+// repository (./scripts/lint.sh, sh hack/verify.sh, bash ci/test): what
+// the script's lines run, the recipe runs. lazygit's `make lint` runs
+// ./scripts/golangci-lint-shim.sh, which runs golangci-lint; read as an
+// opaque program, the target would cover nothing and golangci-lint would
+// run twice. A script vbd cannot read as shell covers nothing, as a
+// scripts/ entry point does not.
+func (d *detector) scanLocalScript(words []string, cur string) []makeRef {
+	p, ok := localScript(words, cur)
+	if !ok || d.following[p] || len(d.following) >= maxScriptsFollowed {
+		return nil
+	}
+	if scanScripts(words, cur) != nil {
+		return nil // a conventional entry point (scripts/check): a check of its own, which covers what it runs
+	}
+	data, err := readBounded(d.fsys, p, maxFollowedScript)
+	if err != nil || !shellScript(p, data) {
+		return nil
+	}
+	if _, err := Commands(string(data)); err != nil {
+		return nil
+	}
+	if d.following == nil {
+		d.following = map[string]bool{}
+	}
+	d.following[p] = true
+	defer delete(d.following, p)
+	var refs []makeRef
+	// The script runs where the command runs (cur), not where it lives.
+	for _, line := range strings.Split(string(data), "\n") {
+		refs = append(refs, scanRecipe(d.scans, line, cur, func(string) {})...)
+	}
+	return refs
+}
+
+// localScript is the repository path of the script a command runs, if
+// it runs one by path: ./x.sh, scripts/x, or sh/bash followed by one.
+func localScript(words []string, cur string) (string, bool) {
+	for len(words) > 0 && (shellPrefixes[words[0]] || isAssignment(words[0])) {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return "", false
+	}
+	w := words[0]
+	switch w {
+	case "sh", "bash", "dash", "zsh", "/bin/sh", "/bin/bash", "/usr/bin/env":
+		if len(words) < 2 || strings.HasPrefix(words[1], "-") {
+			return "", false // sh -c '…', bash -eu x: not a plain script path
+		}
+		w = words[1]
+		if w == "bash" || w == "sh" { // /usr/bin/env bash x.sh
+			if len(words) < 3 {
+				return "", false
+			}
+			w = words[2]
+		}
+	default:
+		if !strings.Contains(w, "/") {
+			return "", false // a program on PATH
+		}
+	}
+	if w == "" || strings.ContainsAny(w, "$`*?[") || path.IsAbs(w) {
+		return "", false
+	}
+	p := path.Join(cur, w)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, true
+}
+
+// shellScript reports whether a file is a shell script: a .sh or .bash
+// name, or a #! line that names a shell.
+func shellScript(p string, data []byte) bool {
+	if ext := path.Ext(p); ext == ".sh" || ext == ".bash" {
+		return true
+	}
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return false
+	}
+	for _, sh := range []string{"/sh", "/bash", "/dash", "/zsh", " sh", " bash", " dash", " zsh"} {
+		if bytes.Contains(line, []byte(sh)) {
+			return true
+		}
+	}
+	return false
+}
