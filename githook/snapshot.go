@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/vbd-dev/vbd/state"
@@ -210,12 +209,7 @@ func running(pid string) bool {
 	if err != nil || n <= 0 {
 		return false
 	}
-	p, err := os.FindProcess(n)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return processExists(n) // snapshot_unix.go, snapshot_windows.go
 }
 
 // listPaths names up to three paths and counts the rest.

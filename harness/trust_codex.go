@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/vbd-dev/vbd/runner/procs"
@@ -52,7 +51,7 @@ func listCodexHooks(ctx context.Context, codex, dir string, env []string) (codex
 	cmd := exec.Command(codex, "app-server")
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	tree := newServerTree(cmd) // trust_codex_unix.go, trust_codex_windows.go
 	cmd.WaitDelay = 2 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -63,20 +62,26 @@ func listCodexHooks(ctx context.Context, codex, dir string, env []string) (codex
 		return codexHookList{}, fmt.Errorf("codex app-server: %w", err)
 	}
 	started, err := procs.Start(cmd, nil) // registered: the runner's sweep leaves it alone
+	if err == nil {
+		if err = tree.started(); err != nil {
+			_ = procs.Wait(cmd, started)
+		}
+	}
 	if err != nil {
 		return codexHookList{}, fmt.Errorf("start codex app-server: %w", err)
 	}
 	defer func() {
 		_ = stdin.Close()
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		tree.stop(false)
 		done := make(chan struct{})
 		go func() { _ = procs.Wait(cmd, started); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(2 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			tree.stop(true)
 			<-done
 		}
+		tree.close() // Windows: its job, with what the server left
 	}()
 
 	reqs := []map[string]any{

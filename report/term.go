@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mattn/go-isatty"
-	"golang.org/x/sys/unix"
 )
 
 // ColorMode is the --color setting.
@@ -42,17 +41,19 @@ type Term struct {
 // (no-color.org); always and never override both.
 func DetectTerm(w io.Writer, mode ColorMode, getenv func(string) string) Term {
 	var t Term
+	// escapes: the terminal reads ANSI escapes (term_windows.go: only a
+	// console that takes virtual-terminal mode).
+	escapes := false
 	// A file, or a writer over one (TermWriter): its descriptor says.
 	if f, ok := w.(interface{ Fd() uintptr }); ok && isatty.IsTerminal(f.Fd()) {
 		t.TTY = true
-		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
-			t.Width = int(ws.Col)
-		} else {
+		t.Width, escapes = terminalSize(f.Fd()) // term_unix.go, term_windows.go
+		if t.Width <= 0 {
 			t.Width = 80
 		}
 	}
-	t.Live = t.TTY && getenv("TERM") != "dumb"
-	auto := t.TTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+	t.Live = t.TTY && escapes && getenv("TERM") != "dumb"
+	auto := t.TTY && escapes && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 	switch mode {
 	case ColorAlways:
 		t.Color = true

@@ -59,6 +59,13 @@ func newProcessGroup(cmd *exec.Cmd, grace time.Duration) *processGroup {
 	return g
 }
 
+// started does nothing here: the group was set up by the fork itself
+// (Setpgid). On Windows it puts the check into its job object.
+func (*processGroup) started() error { return nil }
+
+// ownGroup is vbd's own process group, which recovery never kills.
+func ownGroup() int { return syscall.Getpgrp() }
+
 // kill ends every process left in the group. It is called after Wait, so a
 // background child that outlived the check cannot outlive vbd.
 func (g *processGroup) kill() {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"github.com/vbd-dev/vbd/state"
 )
@@ -119,7 +118,7 @@ func plural(n int, one, many string) string {
 func recordedGroup(value string) (int, bool) {
 	pgidText, startText, _ := strings.Cut(value, ":")
 	pgid, err := strconv.Atoi(pgidText)
-	if err != nil || pgid <= 1 || pgid == syscall.Getpgrp() {
+	if err != nil || pgid <= 1 || pgid == ownGroup() {
 		return 0, false
 	}
 	start, _ := strconv.ParseUint(startText, 10, 64)

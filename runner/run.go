@@ -374,6 +374,14 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, check proc
 	cmd.WaitDelay = grace + time.Second
 
 	started, err := procs.Start(cmd, &check)
+	if err == nil {
+		// Windows: into the check's job object, then resumed (a no-op
+		// elsewhere). A check it refuses was killed before it ran.
+		if err = group.started(); err != nil {
+			_ = cmd.Wait()
+			procs.Forget(started)
+		}
+	}
 	if err != nil {
 		r.Duration = time.Since(r.Started)
 		if ctx.Err() != nil {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // Resources a vbd process owns while it runs, recorded so that the next vbd
@@ -24,7 +23,8 @@ const (
 type Owner struct {
 	PID int `json:"pid"`
 	// Start is the process's start time in clock ticks since boot, field
-	// 22 of /proc/<pid>/stat; zero where there is no /proc.
+	// 22 of /proc/<pid>/stat; zero where there is no /proc. On Windows
+	// it is the creation time (owner_windows.go).
 	Start uint64 `json:"start"`
 }
 
@@ -47,29 +47,13 @@ func Self() Owner {
 	return Owner{PID: pid, Start: StartTime(pid)}
 }
 
-// StartTime reads a process's start time from /proc, zero when unknown.
-func StartTime(pid int) uint64 {
-	st, _ := ReadProcStat(pid)
-	return st.Start
-}
-
 // Alive reports whether the owner still runs: its pid exists, is no
 // zombie and, where start times are known, started when the record says.
 func (o Owner) Alive() bool {
 	if o.PID <= 0 {
 		return false
 	}
-	err := syscall.Kill(o.PID, 0)
-	if err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	// A zombie's pid stays taken until its parent reaps it, which an init
-	// that reaps nothing never does: it has exited all the same.
-	st, ok := ReadProcStat(o.PID)
-	if ok && (st.State == 'Z' || st.State == 'X') {
-		return false
-	}
-	return o.Start == 0 || st.Start == 0 || st.Start == o.Start
+	return alive(o) // owner_unix.go, owner_windows.go
 }
 
 func ownedDir(stateDir string) string { return filepath.Join(stateDir, "owned") }

@@ -150,7 +150,7 @@ func writeAtomic(path string, data []byte, perm os.FileMode, sync bool) (err err
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := os.Rename(f.Name(), path); err != nil {
+	if err := replaceFile(f.Name(), path); err != nil {
 		return fmt.Errorf("rename into %s: %w", path, err)
 	}
 	return nil

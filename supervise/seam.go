@@ -2,10 +2,8 @@ package supervise
 
 import (
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -49,12 +47,7 @@ func (s seam) arm() {
 		s.crash()
 	case "answered":
 	case "usr1":
-		ch := make(chan os.Signal, 1)
-		signal.Notify(ch, syscall.SIGUSR1)
-		go func() {
-			<-ch
-			s.crash()
-		}()
+		onUsr1(s.crash) // seam_unix.go; Windows has no SIGUSR1 (seam_windows.go)
 	default:
 		if d, err := time.ParseDuration(s.when); err == nil {
 			time.AfterFunc(d, s.crash)
@@ -73,12 +66,8 @@ func (s seam) crash() {
 	case "fatal":
 		var mu sync.Mutex
 		mu.Unlock() //nolint:staticcheck // the seam's point: "fatal error: sync: unlock of unlocked mutex"
-	case "segv":
-		_ = syscall.Kill(os.Getpid(), syscall.SIGSEGV)
-	case "abort":
-		_ = syscall.Kill(os.Getpid(), syscall.SIGABRT)
-	case "bus":
-		_ = syscall.Kill(os.Getpid(), syscall.SIGBUS)
+	case "segv", "abort", "bus":
+		raise(s.how) // seam_unix.go, seam_windows.go
 	case "exit":
 		os.Exit(0)
 	default:

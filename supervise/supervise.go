@@ -33,8 +33,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Mode is what the supervised command is.
@@ -165,10 +163,9 @@ func Run(args []string, o Options) (code int, ok bool) {
 			return 0, false
 		}
 	}
-	proc, err := os.StartProcess(exe, append([]string{os.Args[0]}, args...), &os.ProcAttr{
-		Env:   append(os.Environ(), workerVar+"=1"),
-		Files: []*os.File{stdin, stdout, runtimeW, os.Stderr, statusW},
-		Sys:   workerAttr(),
+	// startWorker: supervise_unix.go, supervise_windows.go.
+	proc, tree, err := startWorker(exe, append([]string{os.Args[0]}, args...), workerFiles{
+		stdin: stdin, stdout: stdout, runtime: runtimeW, stderr: os.Stderr, status: statusW,
 	})
 	for _, f := range closeAfter {
 		_ = f.Close()
@@ -176,13 +173,22 @@ func Run(args []string, o Options) (code int, ok bool) {
 	if err != nil {
 		return 0, false
 	}
-	return watch(proc, o, watched{status: statusR, runtime: runtimeR, stdout: stdoutR, input: input}), true
+	return watch(proc, o, watched{status: statusR, runtime: runtimeR, stdout: stdoutR, input: input, tree: tree}), true
+}
+
+// workerFiles are the worker's streams: fds 0-4 on Unix (see workerStderrFd),
+// stdin, stdout, stderr and two inherited handles on Windows.
+type workerFiles struct {
+	stdin, stdout, runtime, stderr, status *os.File
 }
 
 // watched are the parent's ends of the worker's pipes.
 type watched struct {
 	status, runtime, stdout *os.File
 	input                   *heldInput
+	// tree is the worker and all it starts: its process group and
+	// subreaper here, its job object on Windows.
+	tree workerTree
 }
 
 func watch(proc *os.Process, o Options, w watched) int {
@@ -225,14 +231,14 @@ func watch(proc *os.Process, o Options, w watched) int {
 			deadline = timer.C
 		case <-deadline:
 			why = "vbd did not answer by its deadline (it was killed)"
-			_ = syscall.Kill(-proc.Pid, syscall.SIGKILL)
+			w.tree.kill()
 			_ = proc.Kill()
 			st = <-exited
 		}
 	}
 	// Whatever the worker left, whether it crashed or not, dies now: its
 	// checks' groups, reparented here. Nothing then holds its pipes.
-	stopped := reapOrphans()
+	stopped := w.tree.reap()
 	reported := within(status.exit, -1)
 	var held []byte
 	if answer != nil {
@@ -283,20 +289,6 @@ func answerWhole(answer <-chan []byte, held []byte) bool {
 	return answer == nil || (held != nil && len(held) <= maxHeld)
 }
 
-// forwarded are the signals the parent passes to the worker. A stop
-// signal (INT, TERM, HUP, QUIT, PIPE) is the worker's to act on: it stops
-// the checks and answers, as vbd did unsupervised. SIGSEGV, SIGBUS and
-// SIGABRT sent to the parent by kill reach the worker too, which dies of
-// them; the parent then answers. (A SIGPIPE of the parent's own, writing
-// the answer to a closed pipe, comes once the worker is gone.)
-var forwarded = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE, syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGABRT}
-
-func forward(pid int, s os.Signal) {
-	if sig, ok := s.(syscall.Signal); ok {
-		_ = syscall.Kill(pid, sig)
-	}
-}
-
 // describeDeath names how the worker ended without answering.
 func describeDeath(ws syscall.WaitStatus, reported int) string {
 	switch {
@@ -308,14 +300,6 @@ func describeDeath(ws syscall.WaitStatus, reported int) string {
 		return "vbd ended (exit " + strconv.Itoa(ws.ExitStatus()) + ") before it answered"
 	}
 	return "vbd's answer was lost (it reported exit " + strconv.Itoa(reported) + ", then ended with " + strconv.Itoa(ws.ExitStatus()) + ")"
-}
-
-// signalName names a signal as people write it, "SIGSEGV".
-func signalName(s syscall.Signal) string {
-	if name := unix.SignalName(s); name != "" {
-		return name
-	}
-	return s.String()
 }
 
 // status is what the worker says on its status fd.

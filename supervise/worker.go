@@ -3,7 +3,6 @@ package supervise
 import (
 	"os"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -25,15 +24,8 @@ func TakeWorker() (*Worker, bool) {
 		return nil, false
 	}
 	_ = os.Unsetenv(workerVar)
-	// Inherited fds are not close-on-exec: without this every check and
-	// git process would hold the real stderr and the status pipe.
-	syscall.CloseOnExec(workerStderrFd)
-	syscall.CloseOnExec(workerStatusFd)
-	w := &Worker{
-		Stderr: os.NewFile(workerStderrFd, "/dev/stderr"),
-		status: os.NewFile(workerStatusFd, "vbd-status"),
-		seam:   takeSeam(),
-	}
+	stderr, status := inheritedFiles() // supervise_unix.go, supervise_windows.go
+	w := &Worker{Stderr: stderr, status: status, seam: takeSeam()}
 	// Code that writes to os.Stderr directly reaches the user, as before;
 	// only the runtime's own writes to fd 2 go to the parent.
 	os.Stderr = w.Stderr

@@ -3,9 +3,7 @@ package verdict
 import (
 	"bytes"
 	"fmt"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/vbd-dev/vbd/detect"
 )
@@ -88,15 +86,6 @@ func BenchmarkScanners(b *testing.B) {
 			b.ReportMetric((cpuTime()-cpu0).Seconds()/(float64(b.N)*float64(size*repeat))*(1<<30), "cpu-s/GB")
 		})
 	}
-}
-
-// cpuTime is the process's user and system CPU time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkQuietLines is the text scanner's block scan (QuietLines, which

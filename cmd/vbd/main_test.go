@@ -205,7 +205,7 @@ func cmdSignal(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("pid file %s: %v", args[1], err)
 	}
-	ts.Check(syscall.Kill(pid, sig))
+	ts.Check(sendSignal(pid, sig)) // main_unix_test.go, main_windows_test.go
 }
 
 // cmdHWMLess checks a peak resident set size saved from /proc/PID/status:
@@ -443,7 +443,7 @@ func cmdDead(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func processAlive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
+	if !pidExists(pid) {
 		return false
 	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")

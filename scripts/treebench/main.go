@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command treebench measures vbd's one walk of a git tree against the git
 // commands it replaces or must keep up with, on a repository given as its
 // argument (scripts/bench-tree.sh generates one of 100k files):

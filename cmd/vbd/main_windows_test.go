@@ -1,0 +1,27 @@
+//go:build windows
+
+package main
+
+import (
+	"errors"
+	"syscall"
+
+	"golang.org/x/sys/windows"
+)
+
+// sendSignal refuses: Windows delivers no signals. The scripts that send
+// one are POSIX (they run sh), and skip on Windows.
+func sendSignal(int, syscall.Signal) error {
+	return errors.New("signal: Windows has no signals")
+}
+
+// pidExists opens the process and asks whether it still runs.
+func pidExists(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false
+	}
+	defer windows.CloseHandle(h)
+	var code uint32
+	return windows.GetExitCodeProcess(h, &code) == nil && code == 259 // STILL_ACTIVE
+}
