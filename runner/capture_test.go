@@ -1,3 +1,7 @@
+//go:build !windows
+
+// POSIX: these tests run sh -c checks (windows_test.go has the Windows ones).
+
 package runner
 
 import (
