@@ -31,14 +31,18 @@ type Key struct {
 }
 
 // UserStateDir is vbd's dir in the user's state dir, outside every
-// repository: $XDG_STATE_HOME/vbd, else ~/.local/state/vbd. getenv nil
-// means os.Getenv.
+// repository: $XDG_STATE_HOME/vbd, else ~/.local/state/vbd (on Windows,
+// where HOME is rarely set, %LOCALAPPDATA%\vbd: key_windows.go). getenv
+// nil means os.Getenv.
 func UserStateDir(getenv func(string) string) (string, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
 	if d := getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
 		return filepath.Join(d, "vbd"), nil
+	}
+	if d := platformStateDir(getenv); d != "" {
+		return d, nil
 	}
 	home := getenv("HOME")
 	if !filepath.IsAbs(home) {
