@@ -34,7 +34,7 @@ GOLANGCI         := $(GOBIN)/golangci-lint
 DEADCODE_VERSION ?= v0.52.0
 DEADCODE         := $(GOBIN)/deadcode
 
-.PHONY: all build test test-unit test-e2e test-tools test-packaging release lint lint-tool bench install deps deps-test clean
+.PHONY: all build test test-unit test-e2e test-tools test-packaging test-windows release lint lint-tool bench install deps deps-test clean
 
 all: build
 
@@ -90,8 +90,9 @@ test-tools: deps build
 	rm -f "$$log"; exit $$status
 
 # release builds the release into dist/ (scripts/release.sh): archives for
-# linux and darwin x amd64 and arm64, the plugin archive with every
-# binary, the npm packages, checksums.txt and the Homebrew formula.
+# linux, darwin and windows x amd64 and arm64 (.zip for Windows), the
+# plugin archive with every binary, the npm packages, checksums.txt and the
+# Homebrew formula.
 # VERSION=vX.Y.Z for a tag; without it, a snapshot version.
 release:
 	@sh scripts/release.sh $(VERSION)
@@ -102,11 +103,20 @@ release:
 test-packaging:
 	@sh scripts/test-packaging.sh
 
+# test-windows: the Windows port cross-built and vetted (amd64, arm64),
+# and its runner's and supervisor's tests and vbd.exe run under Debian's
+# wine (scripts/test-windows.sh; scripts/deps.sh windows installs wine).
+# make test-packaging runs it too; make test does not.
+test-windows:
+	@sh scripts/test-windows.sh
+
 lint: lint-tool
 	$(GOLANGCI) run $(PKGS)
 	@out=$$($(DEADCODE) -test $(PKGS)); \
 	if [ -n "$$out" ]; then echo "deadcode: unreachable from main and tests:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
+	GOOS=windows GOARCH=amd64 $(GO) vet $(PKGS)
+	GOOS=windows GOARCH=arm64 $(GO) vet $(PKGS)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 

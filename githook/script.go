@@ -73,7 +73,7 @@ func hookScript(o ScriptOptions) []byte {
 #   Skip once: VBD_SKIP=1 git ` + verb + ` ...   (or git ` + verb + ` --no-verify)
 
 `)
-	b.WriteString("vbd_exe=" + detect.Quote(o.Exe) + "\n")
+	b.WriteString("vbd_exe=" + detect.Quote(scriptPath(o.Exe)) + "\n") // script_unix.go, script_windows.go
 	// The hook's directory by parameter expansion, not dirname: every
 	// commit starts this script, and a process costs a millisecond.
 	b.WriteString(`case $0 in

@@ -30,6 +30,24 @@
 set -u
 only=${1:-all}
 
+# `deps.sh windows`: only what scripts/test-windows.sh needs to run vbd's
+# Windows binaries (make test-packaging, make test-windows; never make
+# test): Debian's wine64 (8.0) and mingw's binutils, which link the DLL
+# stand-in scripts/wine.sh puts in the wine prefix.
+if [ "$only" = windows ]; then
+	if ! [ -x /usr/lib/wine/wine64 ] || ! command -v x86_64-w64-mingw32-ld >/dev/null 2>&1; then
+		if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+			echo "deps: installing wine64 binutils-mingw-w64-x86-64 from Debian's packages"
+			apt-get update -qq >/dev/null 2>&1
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine64 binutils-mingw-w64-x86-64 >/dev/null 2>&1 ||
+				echo "deps: could not install wine64 binutils-mingw-w64-x86-64; the Windows binaries will not be run"
+		else
+			echo "deps: wine64 and binutils-mingw-w64-x86-64 are missing; install them to run the Windows binaries"
+		fi
+	fi
+	exit 0
+fi
+
 golangci_version=v2.15.0 # the Makefile's GOLANGCI_VERSION
 task_version=v3.54.0
 just_version=1.57.0

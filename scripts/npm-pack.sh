@@ -8,7 +8,7 @@
 # kept in the repository, where vbd would take them for an npm project.
 set -eu
 dist=$1 v=${2#v}
-platforms=${VBD_PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64"}
+platforms=${VBD_PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64"}
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$dist/npm
 mkdir -p "$out"

@@ -1,16 +1,17 @@
 #!/bin/sh
 # release.sh [VERSION]: vbd's release archives, built with go alone (what
-# goreleaser would make, without compiling goreleaser): for linux and
-# darwin x amd64 and arm64, in dist/:
-#   vbd_<V>_<os>_<arch>.tar.gz, each holding vbd and README.md;
+# goreleaser would make, without compiling goreleaser): for linux, darwin
+# and windows x amd64 and arm64, in dist/:
+#   vbd_<V>_<os>_<arch>.tar.gz (linux, darwin), each holding vbd and
+#     README.md; vbd_<V>_windows_<arch>.zip, holding vbd.exe and README.md
+#     (a zip is what Windows opens without extra tools);
 #   vbd-plugin_<V>.tar.gz, the plugin (Claude Code, Codex, Gemini CLI,
 #     Open Plugins) with plugin/bin/<os>-<arch>/vbd for every platform;
 #   checksums.txt (sha256 of every archive, as `sha256sum -c` reads it);
 #   vbd.rb, the Homebrew formula for the archives' release URLs;
 #   npm/*.tgz, the npm packages (scripts/npm-pack.sh).
-# Windows is not among them: vbd does not build there (the runner's process
-# groups, signals and subreaper are POSIX); the windows branches below
-# (.exe, .zip) are ready for the day it does (VBD_PLATFORMS=windows/amd64).
+# The Windows port (job objects in place of process groups) is tested
+# under wine, not on a real Windows: README, "Windows".
 # VERSION is vX.Y.Z (a tag); without it, the snapshot version
 # v0.0.0-SNAPSHOT-<commit>. Each binary is stamped with it
 # (gate.stampedVersion) and with its commit (report.stampedCommit), so
@@ -22,8 +23,11 @@ version=${1:-v0.0.0-SNAPSHOT-$(git rev-parse --short=12 HEAD)}
 case $version in v*) ;; *) echo "release.sh: VERSION must start with v (vX.Y.Z), got $version" >&2; exit 2 ;; esac
 v=${version#v}
 dist=${DIST:-dist}
-platforms=${VBD_PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64"}
+platforms=${VBD_PLATFORMS:-"linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64"}
 repo_url=https://github.com/vbd-dev/vbd
+case $platforms in *windows/*)
+	command -v zip >/dev/null 2>&1 || { echo "release.sh: zip is needed for the Windows archives (apt-get install zip)" >&2; exit 2; } ;;
+esac
 rm -rf "$dist" && mkdir -p "$dist/build"
 
 for p in $platforms; do
@@ -37,7 +41,9 @@ for p in $platforms; do
 		-ldflags "-s -w -X github.com/vbd-dev/vbd/gate.stampedVersion=$version -X github.com/vbd-dev/vbd/report.stampedCommit=$commit" -o "$out/$exe" ./cmd/vbd
 	cp README.md "$out/"
 	if [ "$os" = windows ]; then
-		(cd "$dist/build" && zip -qr "../$name.zip" "$name")
+		# -X: no Unix owners or extra times, so the archive depends on its
+		# files alone.
+		(cd "$dist/build" && zip -qrX "../$name.zip" "$name")
 	else
 		tar -C "$dist/build" -czf "$dist/$name.tar.gz" "$name"
 	fi

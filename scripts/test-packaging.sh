@@ -2,15 +2,16 @@
 # test-packaging.sh: every install channel built and installed from local
 # artifacts, offline (issue 23): the release archives (all six platforms,
 # checksums, the host's archive unpacked and `vbd version` matching its
-# name and commit), the Homebrew formula, the npm tarballs installed into a
+# name and commit; the Windows zips' vbd.exe stamped with the version and
+# run under wine), the Homebrew formula, the npm tarballs installed into a
 # temporary project (`npm i -D` then `npx vbd`, and `npm exec` of the
 # tarballs without a project dependency), the plugin archive, the plugin
 # launcher's answer in each harness's protocol when vbd is missing, `go
 # install MODULE/cmd/vbd@VERSION` from a module proxy on disk, and
-# scripts/gotool.sh installing a tool once when two ask at once. `make
+# scripts/gotool.sh installing a tool once when two ask at once, and
+# scripts/test-windows.sh (the Windows port under wine). `make
 # test-packaging` runs it; .ci/run too. It builds vbd for six platforms:
-# about a minute of CPU per platform on a cold cache (Windows is not built:
-# vbd's runner is POSIX).
+# about a minute of CPU per platform on a cold cache.
 # Ends with "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -40,7 +41,23 @@ fi
 for p in linux_amd64 linux_arm64 darwin_amd64 darwin_arm64; do
 	check "archive $p" test -s "$dist/vbd_${v}_$p.tar.gz"
 done
-check "checksums" sh -c "cd '$dist' && sha256sum -c --quiet checksums.txt && [ \$(wc -l <checksums.txt) = 10 ]"
+# A Windows zip holds vbd.exe and README.md, the exe a PE image for its
+# machine (0x8664 amd64, 0xaa64 arm64, at the offset the MZ header names)
+# holding this version and commit (the -X stamps; -trimpath keeps the
+# ldflags out of go version -m). The amd64 one runs under wine below.
+for p in windows_amd64:8664 windows_arm64:aa64; do
+	machine=${p#*:} p=${p%:*}
+	z=$dist/vbd_${v}_$p.zip
+	check "archive $p (zip: vbd.exe for its machine, stamped $version)" sh -c "
+		unzip -Z1 '$z' | sort | tr '\n' ' ' | grep -qx 'vbd_${v}_$p/ vbd_${v}_$p/README.md vbd_${v}_$p/vbd.exe ' || exit 1
+		mkdir -p '$tmp/$p' && unzip -q -o '$z' -d '$tmp/$p' || exit 1
+		exe='$tmp/$p/vbd_${v}_$p/vbd.exe'
+		pe=\$(od -An -tu4 -j60 -N4 \"\$exe\" | tr -d ' ')
+		[ \"\$(od -An -c -N2 \"\$exe\" | tr -d ' ')\" = MZ ] || exit 1
+		[ \"\$(od -An -tx2 -j\$((pe + 4)) -N2 \"\$exe\" | tr -d ' ')\" = $machine ] || exit 1
+		grep -qa '$version' \"\$exe\" && grep -qa '$(git rev-parse HEAD)' \"\$exe\""
+done
+check "checksums" sh -c "cd '$dist' && sha256sum -c --quiet checksums.txt && [ \$(wc -l <checksums.txt) = 14 ]"
 mkdir -p "$tmp/unpack"
 host=vbd_${v}_${host_os}_${host_arch}
 tar -C "$tmp/unpack" -xzf "$dist/$host.tar.gz" 2>/dev/null
@@ -63,6 +80,7 @@ fi
 check "plugin archive holds every platform's binary" sh -c "
 	tar -tzf '$dist/vbd-plugin_$v.tar.gz' >'$tmp/plugin.list'
 	for p in linux-amd64 linux-arm64 darwin-amd64 darwin-arm64; do grep -q \"plugin/bin/\$p/vbd\$\" '$tmp/plugin.list' || exit 1; done
+	for p in windows-amd64 windows-arm64; do grep -q \"plugin/bin/\$p/vbd.exe\$\" '$tmp/plugin.list' || exit 1; done
 	for f in .claude-plugin/plugin.json .claude-plugin/marketplace.json .codex-plugin/plugin.json hooks/hooks.json hooks/codex.json gemini-extension.json plugin/vbd.sh; do grep -q \"/\$f\$\" '$tmp/plugin.list' || exit 1; done"
 mkdir -p "$tmp/plugin"
 tar -C "$tmp/plugin" -xzf "$dist/vbd-plugin_$v.tar.gz" 2>/dev/null
@@ -75,7 +93,13 @@ npmos=$host_os
 [ "$npmos" = windows ] && npmos=win32
 main=$dist/npm/vbd-$v.tgz
 plat=$dist/npm/vbd-dev-vbd-$npmos-$npmcpu-$v.tgz
-check "npm tarballs" sh -c "[ \$(ls '$dist/npm'/*.tgz | wc -l) = 5 ] && test -s '$main' && test -s '$plat'"
+check "npm tarballs" sh -c "[ \$(ls '$dist/npm'/*.tgz | wc -l) = 7 ] && test -s '$main' && test -s '$plat'"
+check "npm: the win32 packages hold vbd.exe for win32" sh -c "
+	for c in x64 arm64; do
+		t='$dist/npm/vbd-dev-vbd-win32-'\$c-$v.tgz
+		tar -tzf \"\$t\" | grep -qx package/bin/vbd.exe || exit 1
+		tar -xzOf \"\$t\" package/package.json | tr -d ' \n' | grep -q '\"os\":\[\"win32\"\],\"cpu\":\[\"'\$c'\"\]' || exit 1
+	done"
 check "the main package has no install script" sh -c "tar -xzOf '$main' package/package.json | grep -q '\"optionalDependencies\"' && ! tar -xzOf '$main' package/package.json | grep -q 'install\"'"
 if command -v npm >/dev/null 2>&1; then
 	proj=$tmp/proj
@@ -99,6 +123,19 @@ if command -v npm >/dev/null 2>&1; then
 else
 	bad "npm is not installed: the npm packages were not tested"
 fi
+
+# --- Windows under wine --------------------------------------------------------
+# The release's own windows/amd64 vbd.exe, then the port's tests
+# (scripts/test-windows.sh: cross builds and vet, the runner's and the
+# supervisor's Windows tests and vbd.exe under wine). wine runs amd64 only.
+sh scripts/deps.sh windows
+if why=$(sh scripts/wine.sh --check 2>&1); then
+	check "wine: the windows_amd64 archive's vbd version is $version" sh -c "
+		sh scripts/wine.sh '$tmp/windows_amd64/vbd_${v}_windows_amd64/vbd.exe' version | tr -d '\r' | head -1 | grep -qx 'vbd $version'"
+else
+	bad "wine: $why; the Windows archive's vbd.exe was not run"
+fi
+check "scripts/test-windows.sh" sh scripts/test-windows.sh
 
 # --- the plugin launcher without vbd -----------------------------------------
 stop='{"session_id":"s-1","hook_event_name":"Stop","cwd":"/x"}'
