@@ -30,7 +30,7 @@ func running(pid int) bool {
 	if err != nil {
 		return false
 	}
-	defer windows.CloseHandle(h)
+	defer func() { _ = windows.CloseHandle(h) }()
 	var code uint32
 	return windows.GetExitCodeProcess(h, &code) == nil && code == stillActive
 }

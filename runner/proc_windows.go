@@ -40,7 +40,7 @@ type processGroup struct {
 	cancelled bool
 	hardKill  *time.Timer
 	// installing stays "": vbd does not read other processes' command
-	// lines on Windows (install_other.go).
+	// lines on Windows.
 	installing string
 }
 

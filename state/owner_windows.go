@@ -16,7 +16,7 @@ func StartTime(pid int) uint64 {
 	if err != nil {
 		return 0
 	}
-	defer windows.CloseHandle(h)
+	defer func() { _ = windows.CloseHandle(h) }()
 	return creationTime(h)
 }
 
@@ -40,7 +40,7 @@ func alive(o Owner) bool {
 	if err != nil {
 		return errors.Is(err, windows.ERROR_ACCESS_DENIED)
 	}
-	defer windows.CloseHandle(h)
+	defer func() { _ = windows.CloseHandle(h) }()
 	var code uint32
 	if err := windows.GetExitCodeProcess(h, &code); err == nil && code != stillActive {
 		return false

@@ -61,7 +61,7 @@ func (j *Job) assign(pid int) error {
 	if err != nil {
 		return fmt.Errorf("open process %d: %w", pid, err)
 	}
-	defer windows.CloseHandle(p)
+	defer func() { _ = windows.CloseHandle(p) }()
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.handle == 0 {
@@ -79,7 +79,7 @@ func resume(pid int) error {
 	if err != nil {
 		return fmt.Errorf("list the threads of process %d: %w", pid, err)
 	}
-	defer windows.CloseHandle(snap)
+	defer func() { _ = windows.CloseHandle(snap) }()
 	te := windows.ThreadEntry32{Size: uint32(unsafe.Sizeof(windows.ThreadEntry32{}))}
 	resumed := 0
 	for err = windows.Thread32First(snap, &te); err == nil; err = windows.Thread32Next(snap, &te) {
