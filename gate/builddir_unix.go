@@ -3,36 +3,20 @@
 package gate
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"os"
 	"syscall"
-	"time"
 )
 
-// lockBuildDir takes an exclusive lock on path (made if missing), waiting
-// while another vbd's check holds it, until ctx ends. The kernel drops
-// the lock if vbd dies, so a crash leaves no stale lock.
-func lockBuildDir(ctx context.Context, path string) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
+// tryLock takes f's flock without waiting: held, or not yet (another vbd
+// holds it, or a signal came), or an error.
+func tryLock(f *os.File) (held bool, err error) {
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err == nil {
+		return true, nil
 	}
-	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return func() { _ = f.Close() }, nil
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			_ = f.Close()
-			return nil, fmt.Errorf("lock %s: %w", path, err)
-		}
-		select {
-		case <-ctx.Done():
-			_ = f.Close()
-			return nil, fmt.Errorf("another vbd is building in it: %w", context.Cause(ctx))
-		case <-time.After(100 * time.Millisecond):
-		}
+	if errors.Is(err, syscall.EWOULDBLOCK) || errors.Is(err, syscall.EINTR) {
+		return false, nil
 	}
+	return false, err
 }

@@ -27,13 +27,8 @@ func newServerTree(cmd *exec.Cmd) *serverTree {
 // started puts the suspended server into its job and resumes it; one
 // that cannot be put in a job is killed before it ran.
 func (t *serverTree) started() error {
-	job, err := winjob.New()
+	job, err := winjob.Hold(t.cmd.Process.Pid)
 	if err != nil {
-		_ = t.cmd.Process.Kill()
-		return err
-	}
-	if err := job.Adopt(t.cmd.Process.Pid); err != nil {
-		_ = job.Close()
 		return err
 	}
 	t.job = job

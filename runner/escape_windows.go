@@ -3,8 +3,7 @@
 package runner
 
 import (
-	"golang.org/x/sys/windows"
-
+	"github.com/vbd-dev/vbd/internal/winjob"
 	"github.com/vbd-dev/vbd/runner/procs"
 )
 
@@ -21,19 +20,8 @@ func enableSubreaper() {}
 // still in its job, which kill terminates.
 func (*reaper) sweep(int, procs.Check) []Proc { return nil }
 
-// stillActive is STILL_ACTIVE, the exit code of a process that runs.
-const stillActive = 259
-
 // running reports whether pid runs.
-func running(pid int) bool {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
-	if err != nil {
-		return false
-	}
-	defer func() { _ = windows.CloseHandle(h) }()
-	var code uint32
-	return windows.GetExitCodeProcess(h, &code) == nil && code == stillActive
-}
+func running(pid int) bool { return winjob.Running(pid) }
 
 // KillChecks terminates every check's leader (a second signal: vbd ends
 // at once). What the checks started dies with their jobs: as vbd's
@@ -44,14 +32,9 @@ func KillChecks() int {
 	defer release()
 	n := 0
 	for _, e := range view.Checks() {
-		h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(e.PID))
-		if err != nil {
-			continue
-		}
-		if windows.TerminateProcess(h, exitTerminated) == nil {
+		if winjob.TerminatePID(e.PID, exitTerminated) == nil {
 			n++
 		}
-		_ = windows.CloseHandle(h)
 	}
 	return n
 }

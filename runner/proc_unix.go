@@ -78,17 +78,3 @@ func (g *processGroup) kill() {
 		_ = syscall.Kill(-g.cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
-
-func (g *processGroup) wasCancelled() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.cancelled
-}
-
-// installAtCancel is the tool install the group was running when it was
-// cancelled, or "".
-func (g *processGroup) installAtCancel() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.installing
-}

@@ -74,13 +74,8 @@ const exitTerminated = 1
 // it. A check that cannot be put in a job is killed before it runs
 // anything and fails to start: it could have outlived vbd.
 func (g *processGroup) started() error {
-	job, err := winjob.New()
+	job, err := winjob.Hold(g.cmd.Process.Pid)
 	if err != nil {
-		_ = g.cmd.Process.Kill()
-		return err
-	}
-	if err := job.Adopt(g.cmd.Process.Pid); err != nil {
-		_ = job.Close()
 		return err
 	}
 	g.mu.Lock()
@@ -105,16 +100,4 @@ func (g *processGroup) kill() {
 		_ = g.job.Terminate(exitTerminated)
 		_ = g.job.Close()
 	}
-}
-
-func (g *processGroup) wasCancelled() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.cancelled
-}
-
-func (g *processGroup) installAtCancel() string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.installing
 }

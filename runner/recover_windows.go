@@ -2,9 +2,7 @@
 
 package runner
 
-import (
-	"golang.org/x/sys/windows"
-)
+import "github.com/vbd-dev/vbd/internal/winjob"
 
 // killOrphans terminates the recorded check leaders that still run. A
 // killed vbd's checks die with it on Windows (its job handles close, and
@@ -13,17 +11,9 @@ import (
 func killOrphans(groups map[int]bool, _ []string) int {
 	n := 0
 	for pid := range groups {
-		if !running(pid) {
-			continue
-		}
-		h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(pid))
-		if err != nil {
-			continue
-		}
-		if windows.TerminateProcess(h, exitTerminated) == nil {
+		if running(pid) && winjob.TerminatePID(pid, exitTerminated) == nil {
 			n++
 		}
-		_ = windows.CloseHandle(h)
 	}
 	return n
 }

@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/vbd-dev/vbd/internal/winjob"
+	"github.com/vbd-dev/vbd/internal/wintest"
 )
 
 // The Windows tests run without sh: their checks are this test binary
@@ -96,46 +99,6 @@ func helperTask(name, mode string) Task {
 	return Task{Name: name, Argv: helperArgv(), Dir: dir, Env: helperEnv(mode)}
 }
 
-// tempDir is t.TempDir without its failing cleanup: wine 8's
-// unlinkat, which Go's RemoveAll uses, answers "Invalid function".
-func tempDir(t *testing.T) string {
-	dir, err := os.MkdirTemp("", "vbd-wintest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	return dir
-}
-
-// waitPidFile waits for a helper's pid file.
-func waitPidFile(t *testing.T, path string) int {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(path); err == nil && len(b) > 0 {
-			pid, err := strconv.Atoi(string(b))
-			if err == nil {
-				return pid
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no pid in %s after 30s", path)
-	return 0
-}
-
-// waitGone waits up to 10s for pid to end, and fails if it does not.
-func waitGone(t *testing.T, pid int, what string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for running(pid) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if running(pid) {
-		t.Fatalf("%s (pid %d) is still running", what, pid)
-	}
-}
-
 // A check's exit code is its result's, as on POSIX.
 func TestWindowsExitCodesMap(t *testing.T) {
 	codes := []int{0, 1, 2, 3, 125, 255}
@@ -157,7 +120,7 @@ func TestWindowsExitCodesMap(t *testing.T) {
 // A check cut by its budget is reported as cut, and its whole tree (here
 // a child it started) is killed: the job is terminated.
 func TestWindowsBudgetKillsTheTree(t *testing.T) {
-	pidFile := filepath.Join(tempDir(t), "child.pid")
+	pidFile := filepath.Join(wintest.TempDir(t), "child.pid")
 	task := helperTask("tree", "tree "+pidFile)
 	task.Timeout = 3 * time.Second
 	start := time.Now()
@@ -170,33 +133,28 @@ func TestWindowsBudgetKillsTheTree(t *testing.T) {
 	if took > 20*time.Second {
 		t.Errorf("the cut took %s: the grace and WaitDelay should end it within seconds", took)
 	}
-	child := waitPidFile(t, pidFile)
-	waitGone(t, child, "the check's child")
+	child := wintest.WaitPid(t, pidFile)
+	wintest.WaitGone(t, child, "the check's child")
 }
 
 // vbd killed outright (TerminateProcess: no handler runs, as with
 // SIGKILL) leaves nothing of its checks: closing its handles closes each
 // check's job, which kills the job's processes.
 func TestWindowsKilledVbdKillsTheTree(t *testing.T) {
-	pidFile := filepath.Join(tempDir(t), "child.pid")
+	pidFile := filepath.Join(wintest.TempDir(t), "child.pid")
 	vbd := helperCmd("vbd " + pidFile)
 	if err := vbd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	child := waitPidFile(t, pidFile)
+	child := wintest.WaitPid(t, pidFile)
 	if !running(child) {
 		t.Fatalf("the check's child (pid %d) is not running before vbd is killed", child)
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(vbd.Process.Pid))
-	if err != nil {
+	if err := winjob.TerminatePID(vbd.Process.Pid, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := windows.TerminateProcess(h, 1); err != nil {
-		t.Fatal(err)
-	}
-	_ = windows.CloseHandle(h)
 	_ = vbd.Wait()
-	waitGone(t, child, "the killed vbd's check's child")
+	wintest.WaitGone(t, child, "the killed vbd's check's child")
 }
 
 // A cut check is asked to stop first (CTRL_BREAK_EVENT to its console
@@ -217,7 +175,7 @@ func TestWindowsCutAsksFirst(t *testing.T) {
 		// which TestWindowsBudgetKillsTheTree covers.
 		t.Skipf("this system cannot send CTRL_BREAK_EVENT (GenerateConsoleCtrlEvent: %v)", err)
 	}
-	said := filepath.Join(tempDir(t), "said")
+	said := filepath.Join(wintest.TempDir(t), "said")
 	task := helperTask("graceful", "graceful "+said)
 	task.Timeout = 2 * time.Second
 	r := Run(context.Background(), []Task{task}, Options{Grace: 10 * time.Second})[0]

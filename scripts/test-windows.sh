@@ -20,14 +20,7 @@ cd "$(dirname "$0")/.." || exit 2
 repo=$(pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { # check NAME COMMAND...
-	name=$1
-	shift
-	if out=$("$@" 2>&1); then ok "$name"; else bad "$name"; echo "$out" | tail -30 | sed 's/^/    /'; fi
-}
+. scripts/checks.sh
 
 for arch in amd64 arm64; do
 	check "windows/$arch: go build ./..." env GOOS=windows GOARCH=$arch CGO_ENABLED=0 go build ./...

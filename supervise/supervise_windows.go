@@ -44,10 +44,6 @@ func startWorker(exe string, argv []string, f workerFiles) (*os.Process, workerT
 		}
 		inherit = append(inherit, syscall.Handle(dup))
 	}
-	job, err := winjob.New()
-	if err != nil {
-		return nil, workerTree{}, err
-	}
 	proc, err := os.StartProcess(exe, argv, &os.ProcAttr{
 		Env:   append(os.Environ(), workerVar+"=1", fmt.Sprintf("%s=%d %d", handlesVar, inherit[0], inherit[1])),
 		Files: []*os.File{f.stdin, f.stdout, f.runtime},
@@ -57,12 +53,11 @@ func startWorker(exe string, argv []string, f workerFiles) (*os.Process, workerT
 		},
 	})
 	if err != nil {
-		_ = job.Close()
 		return nil, workerTree{}, err
 	}
-	if err := job.Adopt(proc.Pid); err != nil {
+	job, err := winjob.Hold(proc.Pid)
+	if err != nil {
 		_, _ = proc.Wait()
-		_ = job.Close()
 		return nil, workerTree{}, err
 	}
 	return proc, workerTree{job: job}, nil

@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/windows"
+	"github.com/vbd-dev/vbd/internal/winjob"
+	"github.com/vbd-dev/vbd/internal/wintest"
 )
 
 // The Windows tests of the supervisor: this test binary plays the
@@ -120,17 +121,6 @@ func runSupervisor(t *testing.T, mode string, extra ...string) (stdout, stderr s
 	return out.String(), errb.String(), code
 }
 
-// tempDir is t.TempDir without its failing cleanup: wine 8's unlinkat,
-// which Go's RemoveAll uses, answers "Invalid function".
-func tempDir(t *testing.T) string {
-	dir, err := os.MkdirTemp("", "vbd-wintest-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	return dir
-}
-
 // A worker's answer and its code pass through whole; its own messages
 // reach the real stderr (the handle passed beside stdin, stdout and
 // stderr), and its status pipe carries the code, without which the
@@ -152,7 +142,7 @@ func TestWindowsAnswerPassesThrough(t *testing.T) {
 // answered with a block; the panic's dump goes to the crash log, never to
 // the user's streams.
 func TestWindowsDeadWorkerBlocks(t *testing.T) {
-	logs := tempDir(t)
+	logs := wintest.TempDir(t)
 	for _, tc := range []struct {
 		mode  string
 		extra []string
@@ -180,43 +170,10 @@ func TestWindowsDeadWorkerBlocks(t *testing.T) {
 	}
 }
 
-func waitPid(t *testing.T, path string) int {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if b, err := os.ReadFile(path); err == nil {
-			if pid, err := strconv.Atoi(string(b)); err == nil {
-				return pid
-			}
-		}
-	}
-	t.Fatalf("no pid in %s", path)
-	return 0
-}
-
-func runs(pid int) bool {
-	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
-	if err != nil {
-		return false
-	}
-	defer func() { _ = windows.CloseHandle(h) }()
-	var code uint32
-	return windows.GetExitCodeProcess(h, &code) == nil && code == 259 // STILL_ACTIVE
-}
-
-func waitGone(t *testing.T, pid int, what string) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); runs(pid) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if runs(pid) {
-		t.Errorf("%s (pid %d) is still running", what, pid)
-	}
-}
-
 // A worker past its deadline is killed with everything it started (its
 // job is terminated), and answered with a block that counts them.
 func TestWindowsDeadlineKillsTheWorkersTree(t *testing.T) {
-	pidFile := filepath.Join(tempDir(t), "child.pid")
+	pidFile := filepath.Join(wintest.TempDir(t), "child.pid")
 	start := time.Now()
 	out, _, code := runSupervisor(t, "tree "+pidFile)
 	if code != 2 || !strings.HasPrefix(out, "BLOCK: vbd did not answer by its deadline (it was killed)") {
@@ -225,30 +182,25 @@ func TestWindowsDeadlineKillsTheWorkersTree(t *testing.T) {
 	if took := time.Since(start); took > 20*time.Second {
 		t.Errorf("the supervisor took %s to answer", took)
 	}
-	waitGone(t, waitPid(t, pidFile), "the worker's child")
+	wintest.WaitGone(t, wintest.WaitPid(t, pidFile), "the worker's child")
 }
 
 // The supervisor killed outright (TerminateProcess) takes its worker and
 // the worker's children with it: the worker is in the supervisor's job,
 // which kills what it holds when the supervisor's handle closes.
 func TestWindowsKilledSupervisorKillsTheWorker(t *testing.T) {
-	pidFile := filepath.Join(tempDir(t), "child.pid")
+	pidFile := filepath.Join(wintest.TempDir(t), "child.pid")
 	cmd := supervisor("hang " + pidFile)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	child := waitPid(t, pidFile)
-	if !runs(child) {
+	child := wintest.WaitPid(t, pidFile)
+	if !winjob.Running(child) {
 		t.Fatalf("the worker's child (pid %d) is not running before the supervisor is killed", child)
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(cmd.Process.Pid))
-	if err != nil {
+	if err := winjob.TerminatePID(cmd.Process.Pid, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := windows.TerminateProcess(h, 1); err != nil {
-		t.Fatal(err)
-	}
-	_ = windows.CloseHandle(h)
 	_ = cmd.Wait()
-	waitGone(t, child, "the worker's child")
+	wintest.WaitGone(t, child, "the worker's child")
 }

@@ -37,6 +37,21 @@ func New() (*Job, error) {
 	return &Job{handle: h}, nil
 }
 
+// Hold is a new job holding pid, which was started with StartFlags and is
+// resumed in it. On an error pid is killed, having run nothing.
+func Hold(pid int) (*Job, error) {
+	j, err := New()
+	if err != nil {
+		kill(pid)
+		return nil, err
+	}
+	if err := j.Adopt(pid); err != nil {
+		_ = j.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
 // StartFlags are the creation flags a process to Adopt starts with: it is
 // suspended, so that it runs nothing before it is in the job.
 const StartFlags = windows.CREATE_SUSPENDED
@@ -101,6 +116,32 @@ func resume(pid int) error {
 		return fmt.Errorf("resume process %d: no thread of it was found", pid)
 	}
 	return nil
+}
+
+// stillActive is STILL_ACTIVE, the exit code of a process that runs.
+const stillActive = 259
+
+// Running reports whether pid is a process that has not ended (one that
+// cannot be opened counts as ended).
+func Running(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false
+	}
+	defer func() { _ = windows.CloseHandle(h) }()
+	var code uint32
+	return windows.GetExitCodeProcess(h, &code) == nil && code == stillActive
+}
+
+// TerminatePID ends the process pid with exit code code (TerminateProcess:
+// no handler of its runs, as with SIGKILL).
+func TerminatePID(pid int, code uint32) error {
+	h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(pid))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = windows.CloseHandle(h) }()
+	return windows.TerminateProcess(h, code)
 }
 
 func kill(pid int) {
