@@ -2,7 +2,10 @@ package gate
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -69,7 +72,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		queue = append(queue, p)
 	}
 	for _, d := range dirs {
-		for _, n := range defNames {
+		for _, n := range defNamesIn(root, d) {
 			add(path.Join(d, n))
 		}
 	}
@@ -162,6 +165,38 @@ func isCheckScript(name string) bool {
 	}
 	return false
 }
+
+// defNamesIn are the defNames that dir (slash, relative to root) may hold:
+// those a listing of the directory shows, instead of a stat of each of the
+// 35 names (a plan of 50 projects made that 1,750 stats, 4 ms of every
+// stop). An entry of any type is kept (readDef follows a link and takes
+// regular files only). A directory too big to list for less than the
+// stats, or that cannot be listed, gets every name, stat'ed one by one.
+func defNamesIn(root, dir string) []string {
+	f, err := os.Open(filepath.Join(root, filepath.FromSlash(dir)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return defNames
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(maxDefListing + 1)
+	if (err != nil && !errors.Is(err, io.EOF)) || len(entries) > maxDefListing {
+		return defNames
+	}
+	var out []string
+	for _, e := range entries {
+		if slices.Contains(defNames, e.Name()) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// maxDefListing is the most entries defNamesIn lists: past a few hundred,
+// a listing costs more than stat'ing the names.
+const maxDefListing = 256
 
 func readDef(root, p string) ([]byte, bool) {
 	full := filepath.Join(root, filepath.FromSlash(p))

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -344,5 +345,48 @@ func TestCheckDefs(t *testing.T) {
 	f := compareDefs(defs, CheckDefs(root, SessionPlan{}))
 	if len(f) != 1 || f[0].Text != "check.sh, which defines what a check runs or reports, changed in this session" {
 		t.Errorf("findings %v, want check.sh changed", f)
+	}
+}
+
+// TestCheckDefsListing holds the listing of a check's directory to the
+// stat of each name it replaced: a directory too big to list, a linked
+// Makefile and a directory that is gone all give what the stats gave.
+func TestCheckDefsListing(t *testing.T) {
+	root := t.TempDir()
+	mk := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("big/Makefile", "test:\n\ttrue\n")
+	for i := range maxDefListing + 10 {
+		mk(fmt.Sprintf("big/f%d.go", i), "package big\n")
+	}
+	mk("small/real.mk", "test:\n\ttrue\n")
+	if err := os.Symlink("real.mk", filepath.Join(root, "small", "Makefile")); err != nil {
+		t.Fatal(err)
+	}
+	mk("small/package.json", `{"scripts":{"test":"node --test"}}`)
+	if err := os.Mkdir(filepath.Join(root, "small", "justfile"), 0o755); err != nil {
+		t.Fatal(err) // a directory named like a definition file is none
+	}
+	// Directory order is the file system's: a partial listing could miss
+	// the Makefile, so a big directory is not listed at all.
+	if n := len(defNamesIn(root, "big")); n != len(defNames) {
+		t.Errorf("a directory of %d entries gave %d names to look at, want all %d", maxDefListing+11, n, len(defNames))
+	}
+	plan := SessionPlan{Checks: []PlanCheck{{Name: "a", Dir: "big"}, {Name: "b", Dir: "small"}, {Name: "c", Dir: "gone"}}}
+	var got []string
+	for p := range CheckDefs(root, plan) {
+		got = append(got, p)
+	}
+	slices.Sort(got)
+	want := []string{"big/Makefile", "small/Makefile", "small/package.json"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("check-definition files %q, want %q", got, want)
 	}
 }

@@ -180,6 +180,8 @@ type gate struct {
 	blocks int
 	// distrust tallies the state records not trusted (storeAt).
 	distrust *recordDistrust
+	// memo is the records this run read and wrote (storeAt).
+	memo *recordMemo
 	// table is .vbd.toml's [hook] table as applyHookTable read it,
 	// with the keys a flag overrode left unset; loosened are its changes
 	// since the session's start that weaken the gate (holdHookTable).
@@ -277,7 +279,10 @@ func (g *gate) storeAt(dir string) Store {
 	if g.distrust == nil {
 		g.distrust = &recordDistrust{}
 	}
-	return Store{Dir: dir, Now: g.env.Now, distrust: g.distrust}
+	if g.memo == nil {
+		g.memo = newRecordMemo()
+	}
+	return Store{Dir: dir, Now: g.env.Now, distrust: g.distrust, memo: g.memo}
 }
 
 func (g *gate) note(format string, args ...any) {

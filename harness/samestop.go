@@ -171,7 +171,7 @@ func (g *gate) sameStop(ctx context.Context) (Answer, bool) {
 		return Answer{}, false
 	}
 	// One reuse per stop: the next stop is verified whatever its timing.
-	_ = os.Remove(p)
+	_ = st.remove(p)
 	age := g.env.Now().Sub(r.At)
 	if r.Dialect == g.in.Dialect || r.Active != g.in.StopHookActive || age < 0 || age > sameStopWindow {
 		return Answer{}, false

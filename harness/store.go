@@ -37,6 +37,60 @@ type Store struct {
 	// distrust counts the records passed over as untrusted; nil counts
 	// nothing.
 	distrust *recordDistrust
+	// memo keeps, across copies of a Store, the records one hook run
+	// read or wrote; nil reads and writes the files every time.
+	memo *recordMemo
+}
+
+// recordMemo is what one hook run knows of its records: each one's body
+// as it read it (its seal checked) or wrote it, by path, and the key. A
+// stop read the session's ratchet record five times over (35 KB, its seal
+// checked each time) and wrote it back unchanged, synced to disk: a few
+// ms of every stop. A record is still read from its file, and its seal
+// checked, once per run; what another vbd writes to it meanwhile is seen
+// at the next run, as it would be had it come a moment later.
+type recordMemo struct {
+	mu     sync.Mutex
+	bodies map[string][]byte
+	key    *state.Key
+}
+
+func newRecordMemo() *recordMemo { return &recordMemo{bodies: map[string][]byte{}} }
+
+// body is the record at path as this run last read or wrote it.
+func (m *recordMemo) body(path string) ([]byte, bool) {
+	if m == nil {
+		return nil, false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.bodies[path]
+	return b, ok
+}
+
+// forget drops path: its file was removed.
+func (m *recordMemo) forget(path string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.bodies, path)
+}
+
+// remove removes the record at path.
+func (s Store) remove(path string) error {
+	s.memo.forget(path)
+	return os.Remove(path)
+}
+
+func (m *recordMemo) keep(path string, body []byte) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.bodies[path] = body
 }
 
 // recordDistrust counts, across copies of a Store, the records it could
@@ -80,7 +134,19 @@ func (s Store) key() (*state.Key, error) {
 	if s.Key != nil {
 		return s.Key, nil
 	}
-	return state.UserKey()
+	if s.memo == nil {
+		return state.UserKey()
+	}
+	s.memo.mu.Lock()
+	defer s.memo.mu.Unlock()
+	if s.memo.key == nil {
+		k, err := state.UserKey()
+		if err != nil {
+			return nil, err
+		}
+		s.memo.key = k
+	}
+	return s.memo.key, nil
 }
 
 // maxStateAge is how long a session's records are kept.
@@ -144,7 +210,7 @@ func (s Store) SetBlocks(in Input, n int, last string) error {
 func (s Store) setBlocks(in Input, n int, last string, mark transcriptMark) error {
 	p := s.path("blocks", loopKey(in))
 	if n <= 0 {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := s.remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("reset the block count: %w", err)
 		}
 		return nil
@@ -267,7 +333,7 @@ func (s Store) pruneIndex(dir string) {
 	cutoff := s.now().Add(-maxStateAge)
 	for _, e := range entries {
 		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().Before(cutoff) {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			_ = s.remove(filepath.Join(dir, e.Name()))
 		}
 	}
 }
@@ -306,7 +372,7 @@ func (s Store) prune() {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+			_ = s.remove(filepath.Join(dir, e.Name()))
 		}
 	}
 }
@@ -324,6 +390,9 @@ const recordKind = "vbd.hook-record/v1"
 // read decodes the sealed record at path into v. A record that is not
 // sealed by this user's key for this path is errUntrusted, and counted.
 func (s Store) read(path string, v any) error {
+	if body, ok := s.memo.body(path); ok {
+		return json.Unmarshal(body, v)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -336,18 +405,24 @@ func (s Store) read(path string, v any) error {
 		s.distrust.add(path)
 		return fmt.Errorf("%w: %s", errUntrusted, path)
 	}
+	s.memo.keep(path, body.Bytes())
 	return json.Unmarshal(body.Bytes(), v)
 }
 
 // seal encodes v as the sealed record of path.
 func (s Store) seal(path string, v any) ([]byte, error) {
-	key, err := s.key()
-	if err != nil {
-		return nil, fmt.Errorf("no key to seal vbd's records: %w", err)
-	}
 	body, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
+	}
+	return s.sealBody(path, body)
+}
+
+// sealBody is the sealed record of path holding body, v's JSON.
+func (s Store) sealBody(path string, body []byte) ([]byte, error) {
+	key, err := s.key()
+	if err != nil {
+		return nil, fmt.Errorf("no key to seal vbd's records: %w", err)
 	}
 	data, err := json.MarshalIndent(sealedRecord{Record: body, MAC: key.Seal(recordKind, where(path), body)}, "", "  ")
 	if err != nil {
@@ -356,13 +431,25 @@ func (s Store) seal(path string, v any) ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
-// write stores v, sealed, at path.
+// write stores v, sealed, at path; not again when this run read or wrote
+// the very same record there already.
 func (s Store) write(path string, v any) error {
-	data, err := s.seal(path, v)
+	body, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return state.WriteFileAtomic(path, data, 0o644)
+	if was, ok := s.memo.body(path); ok && bytes.Equal(was, body) {
+		return nil
+	}
+	data, err := s.sealBody(path, body)
+	if err != nil {
+		return err
+	}
+	if err := state.WriteFileAtomic(path, data, 0o644); err != nil {
+		return err
+	}
+	s.memo.keep(path, body)
+	return nil
 }
 
 // where is a record's path as its seal names it.
