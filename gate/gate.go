@@ -154,6 +154,8 @@ type Verification struct {
 	// Reused, when set, names the earlier passing receipt this
 	// verification reused instead of running checks.
 	Reused *receipt.ReusedFrom
+	// ReusedPass is the receipt Reused names, as it was read and trusted.
+	ReusedPass *receipt.Receipt
 	// Hook, when set, records what a hook answered, for the receipt.
 	Hook *receipt.Hook
 	// Verified says what was verified: receipt.VerifiedWorkTree, the

@@ -54,6 +54,7 @@ func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tre
 	v.Warnings = from.Warnings
 	v.Ended = now
 	v.Reused = &receipt.ReusedFrom{Receipt: from.ID, Fingerprint: from.Fingerprint, At: from.Started, Checks: from.Passed()}
+	v.ReusedPass = from
 	if d := store.Distrusted(); d != "" {
 		v.Warnings = append(v.Warnings, d)
 	}

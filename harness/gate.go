@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/state"
 	"github.com/vbd-dev/vbd/verdict"
 )
@@ -88,6 +89,9 @@ type Run struct {
 	Elapsed time.Duration
 	// Reused is true when an earlier passing result stood in for a run.
 	Reused bool
+	// ReusedPass is the passing receipt that stood in, read and trusted;
+	// nil when none did (or the verifier does not say).
+	ReusedPass *receipt.Receipt
 	// Record, when set, saves the run's receipt with what the hook answered.
 	Record func(Recorded) error
 }

@@ -28,15 +28,23 @@ import (
 
 // ratchetBaseline is the receipt a session's runs are compared with: the
 // last verified receipt of the tree the session started on, else the
-// session's own first run. nil when there is neither (no baseline tree,
-// no run yet).
-func (g *gate) ratchetBaseline(st Store) *receipt.Receipt {
+// session's own first run, which is then recorded as the session's
+// baseline (it stays the same receipt, and the next stop reads it by its
+// id). nil when there is neither (no baseline tree, no run yet). When the
+// baseline is the pass run reused, that pass, already read and trusted,
+// is the one returned: on an unchanged tree it is, and loading it again
+// was a second read of its 80 KB at every stop.
+func (g *gate) ratchetBaseline(st Store, run *Run) *receipt.Receipt {
 	in := g.in
 	if !sessionOK(in) {
 		return nil
 	}
 	mode := receipt.ModeOf(g.opts.Quick)
-	if id := st.ratchetRecord(in).Baseline; id != "" {
+	rec := st.ratchetRecord(in)
+	if id := rec.Baseline; id != "" {
+		if p := run.ReusedPass; p != nil && p.ID == id && p.Mode == mode {
+			return p
+		}
 		if r, err := receipt.Open(st.Dir).Load(id); err == nil && r.Mode == mode {
 			return r
 		}
@@ -45,8 +53,14 @@ func (g *gate) ratchetBaseline(st Store) *receipt.Receipt {
 		return r.Mode == mode && r.Caller.Kind == vbdgate.CallerHook &&
 			r.Caller.Harness == string(in.Harness) && r.Caller.Session == in.Session
 	})
-	if err != nil {
+	if err != nil || r == nil {
 		return nil
+	}
+	if rec.Baseline == "" {
+		rec.Baseline = r.ID
+		if err := st.setRatchetRecord(in, rec); err != nil {
+			g.note("could not record the session's baseline: %v", err)
+		}
 	}
 	return r
 }
@@ -242,7 +256,7 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 	var parts, keys []string
 	var advice []string
 	if mode != detect.RatchetOff {
-		if r := vbdgate.CompareRatchet(g.ratchetBaseline(st), run.Outcomes); !r.Empty() {
+		if r := vbdgate.CompareRatchet(g.ratchetBaseline(st, run), run.Outcomes); !r.Empty() {
 			parts = append(parts, RatchetLost(r))
 			keys = append(keys, strings.Split(r.Key(), "\n")...)
 			advice = append(advice, "Restore them, or tell the user plainly that you removed them and why.")

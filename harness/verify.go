@@ -19,7 +19,7 @@ func gateVerifier(environ []string) func(context.Context, Request) (*Run, error)
 		if err != nil {
 			return nil, err
 		}
-		run := &Run{Root: v.Repo.Root, Outcomes: v.Outcomes, Verdict: v.Verdict, Warnings: v.Warnings, Reused: v.Reused != nil, Elapsed: v.Elapsed()}
+		run := &Run{Root: v.Repo.Root, Outcomes: v.Outcomes, Verdict: v.Verdict, Warnings: v.Warnings, Reused: v.Reused != nil, ReusedPass: v.ReusedPass, Elapsed: v.Elapsed()}
 		run.Record = func(rec Recorded) error {
 			v.Hook = &receipt.Hook{Decision: rec.Decision, CapOverride: rec.CapOverride, Message: rec.Message,
 				StopHookActive: rec.StopHookActive, LoopCount: rec.LoopCount, Blocks: rec.Blocks,
