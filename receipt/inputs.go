@@ -191,11 +191,21 @@ func (p probe) run(ctx context.Context, root string) (string, error) {
 	if err != nil {
 		return head + "absent", nil
 	}
+	dir := filepath.Join(root, filepath.FromSlash(p.dir))
+	env, _ := runner.Environ(os.Environ(), p.env)
+	var kept *probeCache
+	if p.tool == "go" {
+		kept = goProbeCache(path, dir, env)
+	}
+	now := time.Now()
+	if version, ok := kept.get(now); ok {
+		return head + path + ": " + version, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Dir = filepath.Join(root, filepath.FromSlash(p.dir))
-	cmd.Env, _ = runner.Environ(os.Environ(), p.env)
+	cmd.Dir = dir
+	cmd.Env = env
 	cmd.Stdin = nil
 	cmd.WaitDelay = time.Second
 	var buf bytes.Buffer
@@ -216,6 +226,8 @@ func (p probe) run(ctx context.Context, root string) (string, error) {
 		version = fmt.Sprintf("exit %d: %s", ee.ExitCode(), version)
 	case err != nil:
 		return "", fmt.Errorf("%s %s: %w", p.tool, strings.Join(args, " "), err)
+	default:
+		kept.put(version, now)
 	}
 	return head + path + ": " + version, nil
 }
