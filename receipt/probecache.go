@@ -21,8 +21,8 @@ import (
 // The answer of `go version` in a directory is kept, sealed, in the
 // user's state dir, keyed by everything that decides it: the go binary
 // (its resolved path and its file's identity: size, mtime, and on POSIX
-// device, inode and ctime), the probe's whole environment (GOTOOLCHAIN,
-// GOFLAGS, GOENV, PATH…), every go.mod and go.work from the directory up
+// device, inode and ctime), the probe's environment (GOTOOLCHAIN,
+// GOFLAGS, GOENV, PATH…; not what the fingerprint leaves out either), every go.mod and go.work from the directory up
 // to the root (their go and toolchain lines switch toolchains), the go
 // env file and $GOROOT/go.env. A Stop of a Go monorepo asked `go version`
 // once per module, 3 ms of CPU each, to find what it had found at the
@@ -81,7 +81,13 @@ func goProbeCache(path, dir string, env []string) *probeCache {
 	state.HashField(h, real)
 	state.HashField(h, strconv.FormatInt(fi.Size(), 10)+" "+strconv.FormatInt(fi.ModTime().UnixNano(), 10)+" "+ident)
 	state.HashField(h, abs)
-	sorted := slices.Clone(env)
+	// What differs between any two shells of one user (PWD, SHLVL, session
+	// ids, a harness's own variables) is left out, as the fingerprint
+	// leaves it out: the go command decides nothing by it.
+	sorted := slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return sessionVar(k)
+	})
 	slices.Sort(sorted)
 	state.HashField(h, strings.Join(sorted, "\x00"))
 	for d := abs; ; d = filepath.Dir(d) {
