@@ -229,12 +229,17 @@ func (s Store) Save(r *Receipt, now time.Time) (string, error) {
 	}
 	if s.Key != nil {
 		// The MAC is the last field: the sealed bytes are the receipt's
-		// bytes without it, exactly as Marshal wrote them.
+		// bytes without it, exactly as Marshal wrote them, and the stored
+		// bytes are those with the field added before the closing brace,
+		// as trust takes it off again (not a second encoding of the
+		// whole receipt: 80 KB on a big plan).
 		stored.MAC = s.seal(r.ID, data)
 		r.MAC = stored.MAC
-		if data, err = Marshal(stored); err != nil {
-			return "", err
+		body, ok := bytes.CutSuffix(data, []byte("\n}\n"))
+		if !ok {
+			return "", errors.New("encode receipt: it does not end as a JSON object does")
 		}
+		data = append(append(body, macOpen+stored.MAC...), macClose...)
 	}
 	path := s.Path(r.ID)
 	if err := state.WriteStateFile(path, data, 0o644); err != nil {
