@@ -367,12 +367,16 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	// The state dir is pruned (old runs' logs, to max_state_size) once per
 	// run, after the checks wrote their logs, while git looks at the tree
 	// again: neither waits for the other.
+	// So is the last verified receipt the evidence ratchet compares the
+	// run with looked up (its 80 KB parsed on a big plan).
 	pruned := make(chan struct{})
+	ratchetFrom := make(chan *receipt.Receipt, 1)
 	go func() {
 		defer close(pruned)
 		_ = state.PruneDirs(filepath.Join(v.StateDir, "logs"), keptRuns)
 		_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
 	}()
+	go func() { ratchetFrom <- ratchetBase(v) }()
 	// The tree guard: a check that changed the tree it verified proves
 	// nothing about the tree the user has. Only when a check ran: the
 	// recheck costs a git status.
@@ -399,7 +403,7 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	}
 	<-pruned
 	v.Budget, v.Warnings = budget, warnings
-	ratchetWarn(v)
+	ratchetWarn(v, <-ratchetFrom)
 	return nil
 }
 

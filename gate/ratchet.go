@@ -283,18 +283,30 @@ func Verified(r *receipt.Receipt) bool {
 	return r.Verdict.Code == exitcode.Verified
 }
 
-// ratchetWarn compares a run a person (or git's hook) asked for with the
-// last verified receipt of the same mode, and adds the warning. Hook mode
-// compares against the session's baseline instead (harness/ratchet.go).
-func ratchetWarn(v *Verification) {
+// ratchetBase is what ratchetWarn compares a run a person (or git's hook)
+// asked for with: the last verified receipt of the same mode; nil for a
+// hook's run (it compares against the session's baseline instead,
+// harness/ratchet.go), with the ratchet off, or when there is none. It
+// reads the store only: run looks it up while the checks' tree is looked
+// at again.
+func ratchetBase(v *Verification) *receipt.Receipt {
 	if v.Request.Caller.Kind == CallerHook || v.Config != nil && v.Config.Ratchet == detect.RatchetOff {
-		return
+		return nil
 	}
 	mode := receipt.ModeOf(v.Request.Quick)
 	base, err := FindReceipt(v.StateDir, true, func(r *receipt.Receipt) bool {
 		return r.Mode == mode && Verified(r)
 	})
-	if err != nil || base == nil {
+	if err != nil {
+		return nil
+	}
+	return base
+}
+
+// ratchetWarn compares the run with base (ratchetBase) and adds the
+// warning.
+func ratchetWarn(v *Verification, base *receipt.Receipt) {
+	if base == nil {
 		return
 	}
 	v.Ratchet = CompareRatchet(base, v.Outcomes)
