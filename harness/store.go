@@ -78,12 +78,6 @@ func (m *recordMemo) forget(path string) {
 	delete(m.bodies, path)
 }
 
-// remove removes the record at path.
-func (s Store) remove(path string) error {
-	s.memo.forget(path)
-	return os.Remove(path)
-}
-
 func (m *recordMemo) keep(path string, body []byte) {
 	if m == nil {
 		return
@@ -91,6 +85,12 @@ func (m *recordMemo) keep(path string, body []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.bodies[path] = body
+}
+
+// remove removes the record at path.
+func (s Store) remove(path string) error {
+	s.memo.forget(path)
+	return os.Remove(path)
 }
 
 // recordDistrust counts, across copies of a Store, the records it could
