@@ -59,7 +59,7 @@ func goProbeCache(path, dir string, env []string) *probeCache {
 	if err != nil || !fi.Mode().IsRegular() || isScript(real) {
 		return nil
 	}
-	ident, ok := fileIdentity(fi)
+	ident, ok := fileIdentity(real)
 	if !ok {
 		return nil
 	}

@@ -1,19 +1,19 @@
-//go:build linux
+//go:build linux || darwin
 
 package receipt
 
 import (
-	"os"
 	"strconv"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // fileIdentity is what tells a replaced file from the one that was there
 // besides its size and mtime, which a copy can keep: its device, inode
 // and ctime (which no one sets by hand).
-func fileIdentity(fi os.FileInfo) (string, bool) {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
+func fileIdentity(path string) (string, bool) {
+	var st unix.Stat_t
+	if unix.Stat(path, &st) != nil {
 		return "", false
 	}
 	sec, nsec := st.Ctim.Unix()
