@@ -245,6 +245,23 @@ func (s *FileScan) AddUntracked(untracked []string) {
 	}
 }
 
+// Adds reports whether AddUntracked(untracked) would change the scan: an
+// untracked file the tracked list does not hold is a .go file or a marker
+// (the only files the scan records). When it would not, a plan detected
+// from the tracked files alone is the plan of them all.
+func (s *FileScan) Adds(untracked []string) bool {
+	for _, p := range untracked {
+		base := path.Base(strings.TrimPrefix(p, "./"))
+		if !strings.HasSuffix(base, ".go") && markerKey(s.t.markerNames, base) == "" {
+			continue
+		}
+		if _, found := slices.BinarySearch(s.tracked, p); !found {
+			return true
+		}
+	}
+	return false
+}
+
 // scanFiles builds the tree from a file list. Files absent from the list are
 // ignored by git and so are not part of the project.
 func scanFiles(files []string) *tree {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/vbd-dev/vbd/detect"
@@ -43,25 +45,16 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 	if err := interrupted(ctx, "planning"); err != nil {
 		return repo, cfg, detect.Plan{}, err
 	}
-	var scan *detect.FileScan
-	if tree != nil {
-		// The tracked files are read while git still walks the work tree
-		// for the untracked ones.
-		tracked, err := tree.Tracked(ctx)
-		if err != nil {
-			return repo, cfg, detect.Plan{}, interruptedOr(ctx, fmt.Errorf("list files: %w", err))
-		}
-		scan = detect.ScanTracked(tracked)
-		untracked, err := tree.Untracked(ctx)
-		if err != nil {
-			return repo, cfg, detect.Plan{}, interruptedOr(ctx, fmt.Errorf("list files: %w", err))
-		}
-		scan.AddUntracked(untracked)
-		if err := interrupted(ctx, "planning"); err != nil {
-			return repo, cfg, detect.Plan{}, err
-		}
+	opts := detect.Options{Quick: quick, Config: cfg, LookPath: onPath, PyModule: askOnce(pyModule(ctx))}
+	plan, err := detectPlan(ctx, fsys, tree, opts)
+	var listErr *listError
+	if errors.As(err, &listErr) {
+		return repo, cfg, detect.Plan{}, interruptedOr(ctx, listErr.err)
 	}
-	plan, err := detect.Detect(fsys, detect.Options{Quick: quick, Scan: scan, Config: cfg, LookPath: onPath, PyModule: pyModule(ctx)})
+	var ie *InterruptedError
+	if errors.As(err, &ie) {
+		return repo, cfg, detect.Plan{}, err
+	}
 	if err != nil {
 		return repo, cfg, plan, fmt.Errorf("detect checks in %s: %w", repo.Root, err)
 	}
@@ -70,6 +63,73 @@ func loadPlan(ctx context.Context, repo state.Repo, tree *state.Tree, quick bool
 	}
 	plan.Root = repo.Root
 	return repo, cfg, plan, nil
+}
+
+// detectPlan detects the plan of fsys, whose files tree lists (nil: fsys
+// is walked). The tracked files are read while git still walks the work
+// tree for the untracked ones, and the checks are detected from them: the
+// untracked files change the plan only when one is a marker or a .go file
+// (detect.FileScan.Adds), and then it is detected again from them all. On
+// row (g)'s 10k files detection is 5 ms that git's walk now hides. A file
+// list git could not give is a *listError; a signal while planning an
+// *InterruptedError.
+func detectPlan(ctx context.Context, fsys fs.FS, tree *state.Tree, opts detect.Options) (detect.Plan, error) {
+	if tree == nil {
+		return detect.Detect(fsys, opts)
+	}
+	tracked, err := tree.Tracked(ctx)
+	if err != nil {
+		return detect.Plan{}, &listError{fmt.Errorf("list files: %w", err)}
+	}
+	opts.Scan = detect.ScanTracked(tracked)
+	early := make(chan detected, 1)
+	go func(opts detect.Options) {
+		p, err := detect.Detect(fsys, opts)
+		early <- detected{p, err}
+	}(opts)
+	untracked, err := tree.Untracked(ctx)
+	if err != nil {
+		return detect.Plan{}, &listError{fmt.Errorf("list files: %w", err)}
+	}
+	if err := interrupted(ctx, "planning"); err != nil {
+		return detect.Plan{}, err
+	}
+	first := <-early // the scan is not changed while detection reads it
+	if !opts.Scan.Adds(untracked) {
+		return first.plan, first.err
+	}
+	opts.Scan.AddUntracked(untracked)
+	return detect.Detect(fsys, opts)
+}
+
+// listError is git's file list that could not be had.
+type listError struct{ err error }
+
+func (e *listError) Error() string { return e.err.Error() }
+func (e *listError) Unwrap() error { return e.err }
+
+// detected is one detection's result.
+type detected struct {
+	plan detect.Plan
+	err  error
+}
+
+// askOnce answers each (python, module) question of ask once: a plan
+// detected twice (loadPlan) starts python once.
+func askOnce(ask func(python, module string) bool) func(python, module string) bool {
+	var mu sync.Mutex
+	answers := map[[2]string]bool{}
+	return func(python, module string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		k := [2]string{python, module}
+		if v, ok := answers[k]; ok {
+			return v
+		}
+		v := ask(python, module)
+		answers[k] = v
+		return v
+	}
 }
 
 // InterruptedError is vbd stopped by a signal before any check ran: not a
