@@ -14,13 +14,18 @@
 #   BENCH_OUT=FILE      the report (default docs/benchmarks.md)
 #   BENCH_REUSE_GO=1    also run scripts/bench-reuse.sh (a Go module's reuse)
 #   BENCH_KEEP=1        keep the work dir, with each variant's last output
-#   BENCH_ROWS=abcdefgjs which rows to measure (e.g. BENCH_ROWS=cde: the
+#   BENCH_ROWS=abcdefghjs which rows to measure (e.g. BENCH_ROWS=cde: the
 #                       trivial check, reuse and detection only); f is the
 #                       agent's Stop hook on an unchanged verified tree, g
-#                       a commit through each tool's pre-commit hook, j
-#                       go test -json printing BENCH_JSON_LINES lines, s
-#                       every evidence scanner on typical output
-#                       (BenchmarkScanners in verdict)
+#                       a commit through each tool's pre-commit hook, h the
+#                       Stop on BENCH_GO_MODULES Go modules whose go vet and
+#                       go test run (the fingerprint's go version per
+#                       module), j go test -json printing BENCH_JSON_LINES
+#                       lines, s every evidence scanner on typical output
+#                       (BenchmarkScanners in verdict). The rows not
+#                       measured are kept from BENCH_OUT as it was, under
+#                       their own date and commit.
+#   BENCH_GO_MODULES=6  Go modules in row h's tree
 #   BENCH_JSON_LINES=1000000  lines row j's test prints
 #   BENCH_STOP_FILES="1000 20000"  tree sizes of row f (100000: row d's tree)
 #   BENCH_COMMIT_FILES=10000       files in row g's repositories
@@ -39,10 +44,11 @@ bytes=${BENCH_BYTES:-1000000000}
 files=${BENCH_FILES:-100000}
 tools=${BENCH_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/vbd-bench/tools}
 out=${BENCH_OUT:-$root/docs/benchmarks.md}
-rows=${BENCH_ROWS:-abcdefgjs}
+rows=${BENCH_ROWS:-abcdefghjs}
 json_lines=${BENCH_JSON_LINES:-1000000}
 stop_files=${BENCH_STOP_FILES:-1000 20000}
 commit_files=${BENCH_COMMIT_FILES:-10000}
+go_modules=${BENCH_GO_MODULES:-6}
 base=${BENCH_BASE:-}
 want() { case $rows in *"$1"*) return 0 ;; esac; return 1; }
 lefthook_version=2.2.1
@@ -364,6 +370,32 @@ if want f; then
 	done
 fi
 
+# ---- (h) the Stop hook on an unchanged verified tree of Go modules -------------
+# GO_MODULES modules, each with one package and one test: go vet and go
+# test are detected in each, so the fingerprint asks each module's go
+# version (a go.mod's toolchain line can switch toolchains). The first
+# Stop of each binary runs the checks (a compile and link per module).
+h=$work/h
+if want h; then
+	mkdir -p "$h"
+	m=0
+	while [ $m -lt "$go_modules" ]; do
+		m=$((m + 1))
+		mkdir -p "$h/m$m"
+		printf 'module example.com/m%d\n\ngo 1.22\n' "$m" >"$h/m$m/go.mod"
+		printf 'package m\n' >"$h/m$m/m.go"
+		printf 'package m\n\nimport "testing"\n\nfunc TestM(t *testing.T) {}\n' >"$h/m$m/m_test.go"
+	done
+	gitrepo "$h"
+	stopjson "$h" >"$work/h.json"
+	for bin in "$vbd" $base; do
+		(cd "$h" && "$bin" hook claude <"$work/h.json") >"$work/h-first.out" 2>&1 || { say "the first Stop on the Go modules failed:"; cat "$work/h-first.out"; }
+	done
+fi
+label h_vbd "vbd hook claude, Stop, $go_modules Go modules"
+label h_base "baseline vbd hook claude, Stop, $go_modules Go modules"
+label h_git "\`git status\`, $go_modules Go modules"
+
 # ---- (g) a commit of one file through each tool's pre-commit hook -------------
 # One repository of COMMIT_FILES files per tool, each with one trivial
 # check; the hooks call the native binaries. The time a hook adds is its
@@ -472,6 +504,11 @@ while [ $i -lt "$runs" ]; do
 	if want g; then
 		for t in $gtools; do timed "g_$t" "$g/$t" sh "$work/commit.sh"; done
 	fi
+	if want h; then
+		timed h_vbd "$h" sh -c 'exec "$0" hook claude <"$1"' "$vbd" "$work/h.json"
+		[ -z "$base" ] || timed h_base "$h" sh -c 'exec "$0" hook claude <"$1"' "$base" "$work/h.json"
+		timed h_git "$h" git status
+	fi
 	if want e; then
 		timed e_vbd "$d" "$vbd" list
 		[ -z "$base" ] || timed e_base "$d" "$base" list
@@ -500,7 +537,7 @@ md "load average $load0 at the start and $load1 at the end (a shared machine: co
 md ""
 md "Rows follow issue 27's table (c, f, g, a) and issue 15's (b, d, e). Figures taken at a high load"
 md "average are indicative only: the variants take turns, so compare their ratios."
-[ "$rows" = abcdefgjs ] || md "Rows measured: $rows (BENCH_ROWS)."
+[ "$rows" = abcdefghjs ] || md "Rows measured: $rows (BENCH_ROWS); the others are kept from the report before, each under the date and commit it was measured at."
 [ -z "$base" ] || md "The baseline vbd (BENCH_BASE) is $(basename "$base"), measured in turn with this one."
 
 # withbase: the baseline's variant, when there is one.
@@ -560,6 +597,12 @@ if want g; then
 		say "  time added by $t: +$added (min +$addmin, cpu +$cpu), $procs git processes"
 	done
 fi
+if want h; then
+	row "(h) \`vbd hook claude\`, Stop, unchanged verified tree of $go_modules Go modules (go vet and go test in each)" "vbd ≤ 1.2× one \`git status\` + 5 ms" h_git h_vbd $(withbase h_base) h_git
+	gm=$(median h_git)
+	md ""
+	md "Goal: $(awk -v g="$gm" 'BEGIN { printf "%.1f ms", g * 1.2 + 5 }'); vbd's median: $(fmt_ms "$(median h_vbd)")"
+fi
 if want j; then
 	row "(j) \`go test -json\`, a test printing $json_lines lines" "vbd's CPU over the file's (its scanning) ≤ test2json's CPU for the same stream" j_file j_vbd $(withbase j_base) j_file j_t2j
 	for v in j_vbd $(withbase j_base); do
@@ -612,6 +655,24 @@ if [ "${BENCH_REUSE_GO:-}" = 1 ]; then
 	md '```'
 fi
 
+# The rows not measured this time are kept from the report before, each
+# section under the run that measured it.
+if [ -f "$out" ] && [ "$rows" != abcdefghjs ]; then
+	kept=$work/kept.md
+	awk -v rows="$rows" '
+		/^Written by / && stamp == "" { stamp = $0; sub(/^Written by `make bench` \([^)]*\) on /, "", stamp); sub(/,$/, "", stamp) }
+		/^vbd at / && at == "" { at = $0; sub(/^vbd at /, "", at); sub(/\. .*/, "", at) }
+		/^### / {
+			keep = match($0, /^### \([a-z]\)/) && index(rows, substr($0, 6, 1)) == 0
+			if (keep) { if (last != "") print ""; print $0; print ""; noted = 0; last = "" }
+			next
+		}
+		!keep { next }
+		!noted && /^$/ { next }
+		!noted { noted = 1; if ($0 !~ /^\(Kept from /) { print "(Kept from the run of " stamp ", vbd at " at ".)"; print "" } }
+		{ print; last = $0 }' "$out" >"$kept"
+	cat "$kept" >>"$report"
+fi
 mkdir -p "$(dirname "$out")"
 cp "$report" "$out"
 say ""
