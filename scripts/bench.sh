@@ -535,7 +535,7 @@ md "times are min / median / max, ratios compare medians. CPU (user + sys) and p
 md "where it is installed. Machine: $(nproc 2>/dev/null || echo '?') CPUs, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo 2>/dev/null),"
 md "load average $load0 at the start and $load1 at the end (a shared machine: compare ratios, not absolute times)."
 md ""
-md "Rows follow issue 27's table (c, f, g, a) and issue 15's (b, d, e). Figures taken at a high load"
+md "Rows follow issue 27's table (c, f, g, a; h is f on Go modules whose checks run) and issue 15's (b, d, e). Figures taken at a high load"
 md "average are indicative only: the variants take turns, so compare their ratios."
 [ "$rows" = abcdefghjs ] || md "Rows measured: $rows (BENCH_ROWS); the others are kept from the report before, each under the date and commit it was measured at."
 [ -z "$base" ] || md "The baseline vbd (BENCH_BASE) is $(basename "$base"), measured in turn with this one."
@@ -660,6 +660,7 @@ fi
 if [ -f "$out" ] && [ "$rows" != abcdefghjs ]; then
 	kept=$work/kept.md
 	awk -v rows="$rows" '
+		BEGIN { last = "the report" }
 		/^Written by / && stamp == "" { stamp = $0; sub(/^Written by `make bench` \([^)]*\) on /, "", stamp); sub(/,$/, "", stamp) }
 		/^vbd at / && at == "" { at = $0; sub(/^vbd at /, "", at); sub(/\. .*/, "", at) }
 		/^### / {
