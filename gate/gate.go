@@ -376,7 +376,16 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 		_ = state.PruneDirs(filepath.Join(v.StateDir, "logs"), keptRuns)
 		_, _ = state.PruneToSize(v.StateDir, maxSize, logDir)
 	}()
-	go func() { ratchetFrom <- ratchetBase(v) }()
+	var ratchetPanic any
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				ratchetPanic = r
+				ratchetFrom <- nil
+			}
+		}()
+		ratchetFrom <- ratchetBase(v)
+	}()
 	// The tree guard: a check that changed the tree it verified proves
 	// nothing about the tree the user has. Only when a check ran: the
 	// recheck costs a git status.
@@ -403,7 +412,11 @@ func run(ctx context.Context, req Request, v *Verification, scoped map[int]bool)
 	}
 	<-pruned
 	v.Budget, v.Warnings = budget, warnings
-	ratchetWarn(v, <-ratchetFrom)
+	base := <-ratchetFrom
+	if ratchetPanic != nil {
+		panic(ratchetPanic) // on the run's own goroutine, whose caller's recover answers
+	}
+	ratchetWarn(v, base)
 	return nil
 }
 

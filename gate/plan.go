@@ -84,8 +84,13 @@ func detectPlan(ctx context.Context, fsys fs.FS, tree *state.Tree, opts detect.O
 	opts.Scan = detect.ScanTracked(tracked)
 	early := make(chan detected, 1)
 	go func(opts detect.Options) {
+		defer func() {
+			if r := recover(); r != nil {
+				early <- detected{panicked: r}
+			}
+		}()
 		p, err := detect.Detect(fsys, opts)
-		early <- detected{p, err}
+		early <- detected{plan: p, err: err}
 	}(opts)
 	untracked, err := tree.Untracked(ctx)
 	if err != nil {
@@ -95,6 +100,9 @@ func detectPlan(ctx context.Context, fsys fs.FS, tree *state.Tree, opts detect.O
 		return detect.Plan{}, err
 	}
 	first := <-early // the scan is not changed while detection reads it
+	if first.panicked != nil {
+		panic(first.panicked) // where detection ran before: the caller's recover answers
+	}
 	if !opts.Scan.Adds(untracked) {
 		return first.plan, first.err
 	}
@@ -108,10 +116,11 @@ type listError struct{ err error }
 func (e *listError) Error() string { return e.err.Error() }
 func (e *listError) Unwrap() error { return e.err }
 
-// detected is one detection's result.
+// detected is one detection's result, or the panic it ended in.
 type detected struct {
-	plan detect.Plan
-	err  error
+	plan     detect.Plan
+	err      error
+	panicked any
 }
 
 // askOnce answers each (python, module) question of ask once: a plan
