@@ -55,7 +55,12 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 			dirs = append(dirs, c.Dir)
 		}
 	}
-	var queue []string
+	// queue holds each file read with its bytes, for the files it names.
+	type def struct {
+		path string
+		data []byte
+	}
+	var queue []def
 	add := func(p string) {
 		p = path.Clean(p)
 		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || strings.Contains(p, "node_modules/") {
@@ -69,7 +74,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 			return
 		}
 		out[p] = digestOf(string(steering(p, data)))
-		queue = append(queue, p)
+		queue = append(queue, def{p, data})
 	}
 	for _, d := range dirs {
 		for _, n := range defNamesIn(root, d) {
@@ -83,8 +88,8 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 	}
 	// The files the configurations name (one level: a named script's own
 	// text names the code under test as often as not).
-	for _, p := range slices.Clone(queue) {
-		data, _ := readDef(root, p)
+	for _, d := range slices.Clone(queue) {
+		p, data := d.path, d.data
 		base := path.Base(p)
 		for _, f := range configNames(base, data) {
 			add(path.Join(path.Dir(p), f))
