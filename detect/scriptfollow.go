@@ -3,6 +3,7 @@ package detect
 import (
 	"bytes"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -101,4 +102,81 @@ func shellScript(p string, data []byte) bool {
 		}
 	}
 	return false
+}
+
+// interpreters are the programs whose first operand is the script they
+// run (python3 tools/check.py, node scripts/lint.mjs), and the flags of
+// theirs whose value is code or a module, not a script.
+var interpreters = map[string][]string{
+	"python": {"-m", "-c"}, "python3": {"-m", "-c"}, "node": {"-e", "--eval", "-p", "--print", "-r", "--require", "--import"},
+	"ruby": {"-e", "-r"}, "perl": {"-e", "-E", "-M"}, "php": {"-r"}, "bun": {"-e", "--eval"}, "deno": {"--eval"},
+	"sh": {"-c"}, "bash": {"-c"}, "dash": {"-c"}, "zsh": {"-c"},
+}
+
+// ScriptsRun are the repository paths of the scripts that shell text runs
+// (a recipe's lines, a package.json script): a command that starts one by
+// path (./hack/lint, scripts/x), through a shell (sh hack/lint), or
+// through an interpreter (python3 tools/check.py). They define what the
+// check runs as much as the recipe does: one edited to `exit 0` passes the
+// check with nothing checked. Relative to dir; never outside the tree.
+func ScriptsRun(text, dir string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		cur, known := dir, true // each line is its own shell, as in make
+		for _, words := range recipeCommands(line) {
+			for len(words) > 0 && (shellPrefixes[words[0]] || isAssignment(words[0])) {
+				words = words[1:]
+			}
+			if len(words) == 0 {
+				continue
+			}
+			if words[0] == "cd" || words[0] == "pushd" {
+				cur, known = cdTarget(cur, known, words[1:])
+				continue
+			}
+			p, ok := scriptOperand(words)
+			if !ok || p == "" || strings.ContainsAny(p, "$`*?[") || path.IsAbs(p) {
+				continue
+			}
+			if !known {
+				continue
+			}
+			if p = path.Join(cur, p); p == ".." || strings.HasPrefix(p, "../") {
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// scriptOperand is the script a command runs by path: its program, if
+// that is a path, or an interpreter's first operand.
+func scriptOperand(words []string) (string, bool) {
+	prog := words[0]
+	if prog == "/usr/bin/env" && len(words) > 1 {
+		words = words[1:]
+		prog = words[0]
+	}
+	if strings.Contains(prog, "/") && !strings.HasPrefix(prog, "/") {
+		return prog, true
+	}
+	codeFlags, ok := interpreters[path.Base(prog)]
+	if !ok {
+		return "", false
+	}
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case slices.Contains(codeFlags, w):
+			return "", false // python -m pytest, sh -c '…': no script file
+		case strings.HasPrefix(w, "-"):
+			continue
+		}
+		if strings.Contains(w, "/") || strings.Contains(path.Base(w), ".") {
+			return w, true
+		}
+		return "", false
+	}
+	return "", false
 }

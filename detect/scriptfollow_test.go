@@ -1,6 +1,9 @@
 package detect
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestFollowLocalScripts(t *testing.T) {
 	shim := "#!/bin/sh\nset -e\nversion=\"v2.12.2\"\ngo run \"github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$version\" \"$@\"\n"
@@ -62,6 +65,25 @@ func TestLocalScript(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("localScript(%q, %q) = %q, want %q", c.words, c.cur, got, c.want)
+		}
+	}
+}
+
+func TestScriptsRun(t *testing.T) {
+	cases := []struct {
+		text, dir string
+		want      []string
+	}{
+		{"\t./scripts/lint.sh run\n", ".", []string{"scripts/lint.sh"}},
+		{"sh hack/lint && bash -eu hack/verify.sh", ".", []string{"hack/lint", "hack/verify.sh"}},
+		{"@python3 tools/check.py --strict; node scripts/lint.mjs", "web", []string{"web/tools/check.py", "web/scripts/lint.mjs"}},
+		{"python3 -m pytest tests; sh -c 'exit 0'; node -e 1; go test ./...", ".", nil},
+		{"/usr/bin/env bash ci/run; $(BIN)/x.sh; ../up.sh; /opt/x.sh", ".", []string{"ci/run"}},
+		{"cd sub && ./t.sh; cd $(DIR) && ./u.sh\n./v.sh", ".", []string{"sub/t.sh", "v.sh"}},
+	}
+	for _, c := range cases {
+		if got := ScriptsRun(c.text, c.dir); !slices.Equal(got, c.want) {
+			t.Errorf("ScriptsRun(%q, %q) = %q, want %q", c.text, c.dir, got, c.want)
 		}
 	}
 }
