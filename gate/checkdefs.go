@@ -35,7 +35,38 @@ var defNames = []string{
 	"vitest.config.js", "vitest.config.mjs", "vitest.config.ts", "vitest.config.mts", "vite.config.js", "vite.config.ts", "vite.config.mjs",
 	"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", "conftest.py",
 	"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile", "Taskfile.yml", "Taskfile.yaml",
+	// The ecosystems read from their runners' text summaries, whose counts
+	// a test added elsewhere makes up: RSpec's options and rake's tasks,
+	// PHPUnit's suites and groups and Composer's scripts, CMake's tests
+	// and presets, Cargo's targets and ExUnit's paths, Deno's and Bun's
+	// test settings, tox's and nox's environments.
+	".rspec", ".rspec-local", "Rakefile", "rakefile", "Rakefile.rb",
+	"composer.json", "phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml",
+	"CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CTestCustom.cmake",
+	"Cargo.toml", "mix.exs", "deno.json", "deno.jsonc", "bunfig.toml", "noxfile.py", "tox.toml",
 }
+
+// defPaths are check-definition files below a check's directory: Cargo's
+// configuration (an alias can redefine `cargo test`, rustflags can set a
+// cfg that ignores a test).
+var defPaths = []string{".cargo/config.toml", ".cargo/config"}
+
+// manifestDefs are the check-definition files that also declare how the
+// code under test is built (its sources, dependencies, flags): their
+// steering part is what is compared, and a change to them is a change of
+// the code, not of the tests, for the test-only rule (IsManifestDef).
+var manifestDefs = []string{"CMakeLists.txt", "Cargo.toml", "mix.exs", "composer.json", "deno.json", "deno.jsonc"}
+
+// IsManifestDef reports whether the slash path p is one of manifestDefs or a
+// CMake script (*.cmake).
+func IsManifestDef(p string) bool {
+	base := path.Base(p)
+	return slices.Contains(manifestDefs, base) || strings.HasSuffix(base, ".cmake") && base != "CTestCustom.cmake"
+}
+
+// maxDefs bounds the check-definition files a plan has (a CMake project's
+// add_subdirectory tree is followed whole).
+const maxDefs = 512
 
 // loadFlags are the flags whose value is a file (or module) a runner loads.
 var loadFlags = []string{"--require", "-r", "--import", "--loader", "--experimental-loader", "--test-reporter", "--reporter", "--setupFiles", "--setup-files", "--config", "-c", "--rootdir", "-p"}
@@ -66,7 +97,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || strings.Contains(p, "node_modules/") {
 			return
 		}
-		if _, ok := out[p]; ok {
+		if _, ok := out[p]; ok || len(out) >= maxDefs {
 			return
 		}
 		data, ok := readDef(root, p)
@@ -80,6 +111,9 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		for _, n := range defNamesIn(root, d) {
 			add(path.Join(d, n))
 		}
+		for _, n := range defPaths {
+			add(path.Join(d, n))
+		}
 	}
 	for _, c := range plan.Checks {
 		for _, f := range namedFiles(c.Command, true) {
@@ -87,9 +121,14 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		}
 	}
 	// The files the configurations name (one level: a named script's own
-	// text names the code under test as often as not).
-	for _, d := range slices.Clone(queue) {
-		p, data := d.path, d.data
+	// text names the code under test as often as not; but a CMake
+	// project's add_subdirectory and include tree whole, where its tests
+	// are declared).
+	for i, first := 0, len(queue); i < len(queue); i++ {
+		p, data := queue[i].path, queue[i].data
+		if i >= first && !isCMake(p) {
+			continue
+		}
 		base := path.Base(p)
 		for _, f := range configNames(base, data) {
 			add(path.Join(path.Dir(p), f))
@@ -131,6 +170,9 @@ func configNames(base string, data []byte) []string {
 	}
 	if slices.Contains([]string{"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"}, base) || strings.HasSuffix(base, ".mk") {
 		return append(includes(data), namedFiles(string(data), false)...)
+	}
+	if isCMake(base) {
+		return cmakeIncludes(data)
 	}
 	for _, pre := range []string{"jest.config.", "vitest.config.", "vite.config.", ".mocharc."} {
 		if strings.HasPrefix(base, pre) {
@@ -213,21 +255,40 @@ func readDef(root, p string) ([]byte, bool) {
 	return data, err == nil
 }
 
+// jsonSteering are the keys of a JSON definition file that steer checks.
+var jsonSteering = map[string][]string{
+	"package.json":  {"scripts", "jest", "mocha", "ava", "vitest", "c8", "nyc", "type", "imports"},
+	"composer.json": {"scripts", "config", "autoload-dev"},
+	"deno.json":     {"test", "tasks", "exclude", "workspace"},
+	"deno.jsonc":    {"test", "tasks", "exclude", "workspace"},
+}
+
 // steering is the part of a definition file that steers checks.
 func steering(p string, data []byte) []byte {
-	switch path.Base(p) {
-	case "package.json":
+	base := path.Base(p)
+	if keys, ok := jsonSteering[base]; ok {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(data, &m) != nil {
+			// JSONC, or broken: the whole file.
 			return data
 		}
 		var b strings.Builder
-		for _, k := range []string{"scripts", "jest", "mocha", "ava", "vitest", "c8", "nyc", "type", "imports"} {
+		for _, k := range keys {
 			if v, ok := m[k]; ok {
 				fmt.Fprintf(&b, "%s=%s\n", k, v)
 			}
 		}
 		return []byte(b.String())
+	}
+	switch {
+	case isCMake(base):
+		return cmakeSteering(data)
+	case base == "Cargo.toml":
+		return cargoSteering(data)
+	case base == "mix.exs":
+		return mixSteering(data)
+	}
+	switch base {
 	case "pyproject.toml":
 		var b strings.Builder
 		in := false
@@ -319,4 +380,212 @@ func compareDefs(session, now map[string]string) []Finding {
 			Text: fmt.Sprintf("%s, which defines what a check runs or reports, %s in this session", p, hashChange(session[p], is))})
 	}
 	return found
+}
+
+// isCMake reports whether the file named base is a CMake script.
+func isCMake(base string) bool {
+	base = path.Base(base)
+	return base == "CMakeLists.txt" || strings.HasSuffix(base, ".cmake")
+}
+
+// cmakeCommand is one command of a CMake script: its name, lower case,
+// and its arguments with runs of blanks made one space.
+type cmakeCommand struct{ name, args string }
+
+// cmakeCommands splits a CMake script into its commands, comments left
+// out (# to the end of the line, #[[ … ]] brackets), quoted arguments and
+// nested parentheses kept whole.
+func cmakeCommands(data []byte) []cmakeCommand {
+	src := string(data)
+	var out []cmakeCommand
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '#':
+			if strings.HasPrefix(src[i:], "#[[") {
+				end := strings.Index(src[i:], "]]")
+				if end < 0 {
+					return out
+				}
+				i += end + 2
+				continue
+			}
+			end := strings.IndexByte(src[i:], '\n')
+			if end < 0 {
+				return out
+			}
+			i += end
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
+				j++
+			}
+			k := j
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+				k++
+			}
+			if k >= len(src) || src[k] != '(' {
+				i = j
+				continue
+			}
+			args, next := cmakeArgs(src, k+1)
+			out = append(out, cmakeCommand{name: strings.ToLower(src[i:j]), args: args})
+			i = next
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// cmakeArgs reads a command's arguments from just after its "(" to the
+// matching ")": the arguments, blanks and comments made one space, and
+// where the command ends.
+func cmakeArgs(src string, i int) (string, int) {
+	var b strings.Builder
+	depth, space := 1, false
+	word := func(s string) {
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteString(s)
+	}
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(src))
+			word(src[i:j])
+			i = j
+			continue
+		case c == '#':
+			end := strings.IndexByte(src[i:], '\n')
+			if end < 0 {
+				return b.String(), len(src)
+			}
+			i += end
+			space = true
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			space = true
+		case c == '(':
+			depth++
+			word("(")
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return b.String(), i + 1
+			}
+			word(")")
+		default:
+			word(string(c))
+		}
+		i++
+	}
+	return b.String(), len(src)
+}
+
+// cmakeSteering is what of a CMake script steers its tests: every command
+// that names a test (add_test, set_tests_properties with DISABLED or
+// WILL_FAIL, enable_testing, include(CTest), gtest_discover_tests, an
+// add_subdirectory(tests)…), one a line. The commands that build the code
+// under test are left out: a fix there is a fix.
+func cmakeSteering(data []byte) []byte {
+	var b strings.Builder
+	for _, c := range cmakeCommands(data) {
+		if strings.Contains(c.name, "test") || strings.Contains(strings.ToLower(c.args), "test") {
+			fmt.Fprintf(&b, "%s(%s)\n", c.name, c.args)
+		}
+	}
+	return []byte(b.String())
+}
+
+// cmakeIncludes are the CMake scripts a script brings in: each
+// add_subdirectory's CMakeLists.txt and each include of a .cmake file by
+// its path (a module found on CMAKE_MODULE_PATH is left out).
+func cmakeIncludes(data []byte) []string {
+	var out []string
+	for _, c := range cmakeCommands(data) {
+		words := strings.Fields(c.args)
+		if len(words) == 0 || strings.Contains(words[0], "${") {
+			continue
+		}
+		dir := strings.Trim(words[0], `"`)
+		switch c.name {
+		case "add_subdirectory":
+			out = append(out, path.Join(dir, "CMakeLists.txt"))
+		case "include":
+			if strings.HasSuffix(dir, ".cmake") {
+				out = append(out, dir)
+			}
+		}
+	}
+	return out
+}
+
+// cargoMetadata are the [package] keys that say nothing of what is built
+// or tested.
+var cargoMetadata = []string{"version", "authors", "description", "documentation", "readme", "homepage", "repository", "license", "license-file", "keywords", "categories", "publish", "exclude", "include", "rust-version", "metadata"}
+
+// cargoSteering is a Cargo.toml without its dependency tables and its
+// package's metadata, comments and blank lines: its targets ([lib],
+// [[test]] with test, harness, autotests), features, profiles, lints and
+// workspace members are what steer cargo test.
+func cargoSteering(data []byte) []byte {
+	var b strings.Builder
+	table := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasPrefix(t, "[") {
+			table = strings.Trim(t, "[] ")
+		}
+		if strings.Contains(table, "dependencies") {
+			continue
+		}
+		if table == "package" || table == "workspace.package" {
+			if key, _, ok := strings.Cut(t, "="); ok && slices.Contains(cargoMetadata, strings.TrimSpace(key)) {
+				continue
+			}
+		}
+		b.WriteString(t + "\n")
+	}
+	return []byte(b.String())
+}
+
+// mixSteering is a mix.exs without its deps function's body, comments and
+// blank lines: test_paths, test_pattern, aliases and preferred_envs are in
+// what is left.
+func mixSteering(data []byte) []byte {
+	var b strings.Builder
+	inDeps := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+		if inDeps != "" {
+			if t == "end" && indent == inDeps {
+				inDeps = ""
+			}
+			continue
+		}
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if strings.HasPrefix(t, "defp deps do") || strings.HasPrefix(t, "defp deps() do") {
+			inDeps = indent
+			continue
+		}
+		b.WriteString(t + "\n")
+	}
+	return []byte(b.String())
 }

@@ -38,6 +38,9 @@ const (
 	// FindTestOnly: a test that failed passes after changes to test files
 	// only (the assertion may have been changed to match the bug).
 	FindTestOnly FindingKind = "test-only"
+	// FindSameTree: a test that failed passes on the tree it failed on
+	// (a flaky test, or a change outside the tree: a forged build output).
+	FindSameTree FindingKind = "same-tree"
 	// FindPlan: the plan verifies less than the session's plan.
 	FindPlan FindingKind = "plan"
 	// FindRunner: a test runner in an ignored directory changed.
@@ -64,6 +67,11 @@ type FailingCheck struct {
 	// failed): the count a runner without names must reach again.
 	Ran    int `json:"ran"`
 	Failed int `json:"failed"`
+	// Skipped is how many tests the last failing run of the check
+	// skipped: a runner that gives counts alone shows a failing test
+	// skipped, and a passing one added to make up the count, by more
+	// skips.
+	Skipped int `json:"skipped,omitempty"`
 	// Passed are the names of the tests that passed in a failing run of
 	// the check (the runner gave names, within the scanner's bound): a
 	// passing test deleted alongside a fix is one that no longer runs.
@@ -86,6 +94,11 @@ type FailingCheck struct {
 	// nothing of the code under test ("add.go: comments or layout only").
 	TestOnly []string `json:"test_only,omitempty"`
 	NoFix    []string `json:"no_fix,omitempty"`
+	// SameTree, once set, says the check passed on the very tree it
+	// failed on: nothing the work tree holds changed, so what made it
+	// pass is outside what vbd sees (a flaky test, a build output forged
+	// in an ignored directory, the environment).
+	SameTree bool `json:"same_tree,omitempty"`
 }
 
 // FileDigest is one file that is not a test file: Raw a digest of its
@@ -118,7 +131,9 @@ const (
 // SplitTree splits a walked tree (its Digest taken) into a digest of the
 // files that are not test files, each of them by state and meaning, and
 // the states of the test files; the check-definition files in defs count
-// as test files (a change to them is not a fix of the code under test).
+// as test files (a change to them is not a fix of the code under test),
+// but for the manifests that also build the code (IsManifestDef), whose
+// steering part is compared as the plan's.
 // known are the files of an earlier split: a file whose state is the same
 // keeps its meaning without being read again. The zero TreeSplit when t
 // is nil.
@@ -136,7 +151,7 @@ func SplitTree(t *state.Tree, known map[string]FileDigest, defs ...map[string]st
 	tests := map[string]string{}
 	files := map[string]FileDigest{}
 	for _, p := range paths {
-		if IsTestFile(p) || inDefs(p, defs) {
+		if IsTestFile(p) || inDefs(p, defs) && !IsManifestDef(p) {
 			if len(tests) < maxTestFiles {
 				tests[p] = digestOf(states[p])
 			}
@@ -201,18 +216,31 @@ func digestOf(s string) string {
 
 // IsTestFile reports whether a slash-separated path is a test file by the
 // conventions of the runners vbd knows: Go's _test.go, pytest's test_*.py,
-// *_test.py and conftest.py, JavaScript's *.test.* and *.spec.*, golden
-// and snapshot files (*.golden, *.snap), and anything under a test,
-// tests, __tests__, spec or testdata directory, or one of the tests'
-// mocks, fixtures, snapshots or golden files (__mocks__, __fixtures__,
-// __snapshots__, fixtures, golden, goldens).
+// *_test.py and conftest.py, JavaScript's *.test.* and *.spec.*, any
+// language's *_test.*, *_tests.* and *_spec.* (Deno's calc_test.ts,
+// ExUnit's calc_test.exs, minitest's and RSpec's), C and C++'s test_*.c
+// and *_unittest.cc, the JVM's, .NET's, Swift's and PHPUnit's *Test.*,
+// *Tests.* and *Spec.* classes, golden and snapshot files (*.golden,
+// *.snap), and anything under a test, tests, __tests__, spec or testdata
+// directory, or one of the tests' mocks, fixtures, snapshots or golden
+// files (__mocks__, __fixtures__, __snapshots__, fixtures, golden,
+// goldens).
 func IsTestFile(p string) bool {
 	base := path.Base(p)
+	stem, ext := strings.TrimSuffix(base, path.Ext(base)), path.Ext(base)
 	switch {
 	case strings.HasSuffix(base, "_test.go"),
 		strings.HasSuffix(base, ".py") && (strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"),
 		strings.Contains(base, ".test.") || strings.Contains(base, ".spec."),
 		strings.HasSuffix(base, ".golden") || strings.HasSuffix(base, ".snap"):
+		return true
+	case ext == ".go":
+		// Go's rule is the toolchain's: a file named otherwise is built
+		// into the package (test_util.go is code under test).
+		return false
+	case ext != "" && (strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests") || strings.HasSuffix(stem, "_spec")),
+		slices.Contains(cExts, ext) && (strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_unittest")),
+		slices.Contains(classExts, ext) && len(stem) > 4 && (strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "Spec")):
 		return true
 	}
 	for _, dir := range strings.Split(path.Dir(p), "/") {
@@ -223,6 +251,15 @@ func IsTestFile(p string) bool {
 	}
 	return false
 }
+
+// cExts are C and C++ sources, whose test files are named test_*.c or
+// *_unittest.cc by convention; classExts the languages whose test files
+// are classes named *Test, *Tests or *Spec (JUnit, xUnit, XCTest,
+// PHPUnit, Spock).
+var (
+	cExts     = []string{".c", ".cc", ".cpp", ".cxx"}
+	classExts = []string{".java", ".kt", ".scala", ".groovy", ".cs", ".fs", ".vb", ".swift", ".php"}
+)
 
 // FollowFailing brings the session's failing checks up to date with a
 // run, and says what the run shows of them: a test that failed and no
@@ -255,10 +292,11 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 				next = append(next, fc)
 				continue
 			}
-			if fc.TestOnly == nil && fc.NoFix == nil && fc.Test && tree.Code != "" {
+			if fc.TestOnly == nil && fc.NoFix == nil && !fc.SameTree && fc.Test && tree.Code != "" {
 				switch {
 				case fc.Code == tree.Code:
 					fc.TestOnly = changedTests(fc.Tests, tree.Tests)
+					fc.SameTree = len(fc.TestOnly) == 0
 				case fc.Files != nil && tree.Files != nil:
 					if nofix, substantive, ok := noFix(fc.Files, tree); ok {
 						if tests := changedTests(fc.Tests, tree.Tests); len(tests) > 0 || substantive {
@@ -267,8 +305,12 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 					}
 				}
 			}
-			if len(fc.TestOnly) > 0 || len(fc.NoFix) > 0 {
+			switch {
+			case len(fc.TestOnly) > 0 || len(fc.NoFix) > 0:
 				found = append(found, testOnly(fc))
+				next = append(next, fc)
+			case fc.SameTree:
+				found = append(found, sameTree(fc))
 				next = append(next, fc)
 			}
 			// Seen passing after a change to the code: done with.
@@ -305,7 +347,7 @@ func Followed(c detect.Check) bool {
 // failed is fc after a failing run of its check.
 func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 	f := *fc
-	f.TestOnly, f.NoFix, f.Code, f.Tests, f.Files, f.Test = nil, nil, tree.Code, tree.Tests, tree.Files, o.Check.Kind == detect.KindTest
+	f.TestOnly, f.NoFix, f.SameTree, f.Code, f.Tests, f.Files, f.Test = nil, nil, false, tree.Code, tree.Tests, tree.Files, o.Check.Kind == detect.KindTest
 	if ev := o.Evidence; ev != nil {
 		for _, x := range ev.Failures {
 			if x.Name != "" && !slices.Contains(f.Names, x.Name) {
@@ -320,7 +362,7 @@ func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 			}
 		}
 		f.Ran = max(f.Ran, ev.Passed+ev.Failed)
-		f.Failed = ev.Failed
+		f.Failed, f.Skipped = ev.Failed, ev.Skipped
 		if ev.Runner != "" {
 			f.Runner = ev.Runner
 		}
@@ -374,13 +416,27 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 		return found
 	}
 	// A check with no counts (an opaque command) passing is its own
-	// evidence; one that proves nothing is not.
-	if o.Status == verdict.Pass && passed >= fc.Ran {
+	// evidence; one that proves nothing is not. Counts reached with more
+	// tests skipped than when it failed may be the failing test skipped
+	// and a passing one added to make up the count.
+	nowSkipped := 0
+	if ev := o.Evidence; ev != nil {
+		nowSkipped = ev.Skipped
+	}
+	if o.Status == verdict.Pass && passed >= fc.Ran && nowSkipped <= fc.Skipped {
 		return nil
 	}
 	skipped := ""
-	if ev := o.Evidence; ev != nil && ev.Skipped > 0 {
-		skipped = fmt.Sprintf(", %d skipped", ev.Skipped)
+	if nowSkipped > 0 {
+		skipped = fmt.Sprintf(", %d skipped", nowSkipped)
+	}
+	if o.Status == verdict.Pass && passed >= fc.Ran {
+		failedWho := "a test of " + quoteName(fc.Check)
+		if len(fc.Names) > 0 {
+			failedWho = joinShort(fc.Names)
+		}
+		return []Finding{{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00skipped\x00" + strconv.Itoa(fc.Skipped) + "\x00" + strconv.Itoa(nowSkipped),
+			Text: fmt.Sprintf("%s failed earlier in this session and may no longer run: %s skips more tests now (%d then, %d now, %d %s), and %s counts give no names to tell which", failedWho, quoteName(fc.Check), fc.Skipped, nowSkipped, passed, plural(passed, "passes", "pass"), runnerOr(fc.Runner, "its runner's"))}}
 	}
 	// Counts cannot say which test no longer runs: one that failed, or one
 	// that passed beside it and was deleted. A name is given only where
@@ -419,6 +475,14 @@ func passedIn(n string, names []string) bool {
 	return false
 }
 
+// runnerOr is "pytest's" for a runner's name, else or.
+func runnerOr(runner, or string) string {
+	if runner == "" {
+		return or
+	}
+	return runner + "'s"
+}
+
 func failingGone(fc FailingCheck, why string) Finding {
 	who := "a test of " + quoteName(fc.Check)
 	if len(fc.Names) > 0 {
@@ -447,6 +511,15 @@ func testOnly(fc FailingCheck) Finding {
 		key += "\x00no-fix\x00" + strings.Join(fc.NoFix, "\x00")
 	}
 	return Finding{Kind: FindTestOnly, Key: key, Text: fmt.Sprintf("%s failed earlier in this session and passes now after %s", who, changes)}
+}
+
+func sameTree(fc FailingCheck) Finding {
+	who := "the failing tests of " + quoteName(fc.Check)
+	if len(fc.Names) > 0 {
+		who = joinShort(fc.Names)
+	}
+	return Finding{Kind: FindSameTree, Key: "same-tree\x00" + fc.Check + "\x00" + fc.Code,
+		Text: who + " failed earlier in this session and passes now, though no file of the work tree changed since: a flaky test, or what changed is outside what vbd sees (a build output or package in an ignored directory, the environment)"}
 }
 
 func listedSemi(items []string) string {
@@ -634,17 +707,29 @@ func SessionPlanOf(ctx context.Context, root string, tree *state.Tree, quick boo
 // and the interpreters and shells a command may resolve there first: npm
 // puts node_modules/.bin ahead of PATH, and a venv's bin holds python.
 var runnerNames = []string{"jest", "vitest", "mocha", "ava", "tap", "c8", "nyc", "playwright", "tsx", "ts-node", "karma", "uvu",
-	"node", "nodejs", "npm", "npx", "pnpm", "yarn", "bun", "deno", "python", "python3", "pytest", "py.test", "tox", "nox", "coverage", "sh", "bash", "env", "make"}
+	"node", "nodejs", "npm", "npx", "pnpm", "yarn", "bun", "deno", "python", "python3", "pytest", "py.test", "tox", "nox", "coverage", "sh", "bash", "env", "make",
+	"phpunit", "pest", "paratest", "php", "composer", "rspec", "rake", "ruby"}
 
 // binDirs are the ignored directories whose programs a check's command
-// may resolve to before PATH's.
-var binDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin"}
+// may resolve to before PATH's: npm's, a venv's, Composer's bin-dir
+// (composer run-script puts vendor/bin first), and the environments tox
+// and nox make and run their commands in (a pattern: one per env).
+var binDirs = []string{"node_modules/.bin", ".venv/bin", "venv/bin", "vendor/bin", ".tox/*/bin", ".nox/*/bin"}
+
+// toolEnvs are the environments a check's own tool makes (tox, nox): an
+// environment that was not there at the session's start was made by a
+// run since, and what appeared in it is the tool's (one it did not make
+// it recreates), not the agent's.
+var toolEnvs = []string{".tox", ".nox"}
+
+// maxEnvs bounds the environments of one pattern of binDirs and venvDirs.
+const maxEnvs = 16
 
 // venvDirs are the virtual environments a check may run in; venvStartup
 // the files in one that run, or choose what runs, when its interpreter
 // starts, bounded at maxVenvStartup a pattern.
 var (
-	venvDirs    = []string{".venv", "venv"}
+	venvDirs    = []string{".venv", "venv", ".tox/*", ".nox/*"}
 	venvStartup = []string{"pyvenv.cfg", "lib/python*/site-packages/*.pth", "lib/python*/site-packages/sitecustomize.py", "lib/python*/site-packages/usercustomize.py"}
 )
 
@@ -679,6 +764,9 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 				names = appendWords(names, s)
 			}
 		}
+		for _, s := range composerScripts(filepath.Join(root, filepath.FromSlash(c.Dir), "composer.json")) {
+			names = appendWords(names, s)
+		}
 		// A command that starts a runner by a relative path.
 		words, err := detect.SplitWords(c.Command)
 		if err == nil && len(words) > 0 && strings.Contains(words[0], "/") && !filepath.IsAbs(words[0]) {
@@ -687,8 +775,14 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 	}
 	for _, d := range dirs {
 		for _, b := range binDirs {
-			for _, n := range names {
-				cand[path.Join(d, b, n)] = true
+			bins := []string{path.Join(d, b)}
+			if strings.Contains(b, "*") {
+				bins = globRel(root, path.Join(d, b), maxEnvs)
+			}
+			for _, bin := range bins {
+				for _, n := range names {
+					cand[path.Join(bin, n)] = true
+				}
 			}
 		}
 	}
@@ -698,11 +792,8 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 	for _, d := range dirs {
 		for _, venv := range venvDirs {
 			for _, pat := range venvStartup {
-				matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(d), venv, filepath.FromSlash(pat)))
-				for _, m := range matches[:min(len(matches), maxVenvStartup)] {
-					if rel, err := filepath.Rel(root, m); err == nil {
-						cand[filepath.ToSlash(rel)] = true
-					}
+				for _, m := range globRel(root, path.Join(d, venv, pat), maxVenvStartup) {
+					cand[m] = true
 				}
 			}
 		}
@@ -710,6 +801,19 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 	for p := range cand {
 		if h := hashResolved(filepath.Join(root, filepath.FromSlash(p))); h != "" {
 			out[p] = h
+		}
+	}
+	return out
+}
+
+// globRel are the paths (slash, relative to root) that the slash pattern
+// pat under root matches, at most limit of them.
+func globRel(root, pat string, limit int) []string {
+	matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
+	out := make([]string, 0, min(len(matches), limit))
+	for _, m := range matches[:min(len(matches), limit)] {
+		if rel, err := filepath.Rel(root, m); err == nil {
+			out = append(out, filepath.ToSlash(rel))
 		}
 	}
 	return out
@@ -753,6 +857,36 @@ func npmScripts(p string) (map[string]string, error) {
 	return pkg.Scripts, err
 }
 
+// composerScripts are the command lines of a composer.json's scripts (a
+// script is a line or a list of them), bounded as a runner is; none when
+// it cannot be read.
+func composerScripts(p string) []string {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var cj struct {
+		Scripts map[string]json.RawMessage `json:"scripts"`
+	}
+	if json.NewDecoder(io.LimitReader(f, 1<<20)).Decode(&cj) != nil {
+		return nil
+	}
+	var out []string
+	for _, raw := range cj.Scripts {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(raw, &one) == nil:
+			out = append(out, one)
+		case json.Unmarshal(raw, &many) == nil:
+			out = append(out, many...)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // maxRunnerSize bounds the runner file vbd hashes (an interpreter is a few MB).
 const maxRunnerSize = 64 << 20
 
@@ -792,13 +926,41 @@ func CompareRunners(session, now map[string]string) []Finding {
 	slices.Sort(paths)
 	for _, p := range paths {
 		was, is := session[p], now[p]
-		if was == is {
+		if was == is || was == "" && madeSince(session, p) {
 			continue
 		}
 		found = append(found, Finding{Kind: FindRunner, Key: "runner\x00" + p + "\x00" + is,
 			Text: fmt.Sprintf("the test runner %s %s in this session (it is in an ignored directory, outside what vbd fingerprints)", p, hashChange(was, is))})
 	}
 	return found
+}
+
+// madeSince reports whether p is in an environment of toolEnvs that held
+// nothing of the session's hashes at its start: one a check's tool made
+// since.
+func madeSince(session map[string]string, p string) bool {
+	env := toolEnvOf(p)
+	if env == "" {
+		return false
+	}
+	for q := range session {
+		if strings.HasPrefix(q, env) {
+			return false
+		}
+	}
+	return true
+}
+
+// toolEnvOf is the environment of toolEnvs that p is in ("web/.tox/py/"),
+// or "".
+func toolEnvOf(p string) string {
+	parts := strings.Split(p, "/")
+	for i := 0; i+2 < len(parts); i++ {
+		if slices.Contains(toolEnvs, parts[i]) {
+			return strings.Join(parts[:i+2], "/") + "/"
+		}
+	}
+	return ""
 }
 
 // hashChange says how a file's hash moved between the session's start

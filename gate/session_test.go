@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,8 @@ func TestFollowFailing(t *testing.T) {
 	lintFail := goFail
 	lintFail.Check, lintFail.Test = "pre-commit", false
 	pyFail := FailingCheck{Check: "pytest", Names: []string{"t.py::test_add"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests, Test: true}
+	pySkipping := pyFail
+	pySkipping.Skipped = 1
 	opaque := FailingCheck{Check: "unit", Code: "code-1", Tests: red.Tests}
 	pkgFail := FailingCheck{Check: "go test", Names: []string{"m"}, Ran: 1, Failed: 1, Code: "code-1"}
 	skippedOutcome := testOutcome("go test", verdict.Skipped, nil)
@@ -71,9 +74,17 @@ func TestFollowFailing(t *testing.T) {
 		{name: "a failing pre-commit is followed",
 			now:  []verdict.Outcome{{Check: detect.Check{Name: "pre-commit", Kind: detect.KindLint, Runner: detect.RunnerPreCommit}, Status: verdict.Fail, Evidence: &verdict.Evidence{Passed: 1, Failed: 1}}},
 			tree: red, kept: 1},
-		{name: "passes on the same tree (flaky): not test-only", prev: []FailingCheck{goFail},
-			now:  []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd/sub", "m.TestSub"}})},
-			tree: red},
+		{name: "passes on the same tree (flaky, or a build output forged): not test-only, but asked once", prev: []FailingCheck{goFail},
+			now:   []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd/sub", "m.TestSub"}})},
+			tree:  red,
+			found: []string{"TestAdd failed earlier in this session and passes now, though no file of the work tree changed since: a flaky test, or what changed is outside what vbd sees (a build output or package in an ignored directory, the environment)"}, kept: 1},
+		{name: "counts reached with more skips: the failing test skipped, one added", prev: []FailingCheck{pyFail},
+			now:   []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 2, Skipped: 1})},
+			tree:  fixed,
+			found: []string{"t.py::test_add failed earlier in this session and may no longer run: `pytest` skips more tests now (0 then, 1 now, 2 pass), and its runner's counts give no names to tell which"}, kept: 1},
+		{name: "counts reached, skips as when it failed", prev: []FailingCheck{pySkipping},
+			now:  []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 2, Skipped: 1})},
+			tree: fixed},
 		{name: "counts fall short", prev: []FailingCheck{pyFail},
 			now:   []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 1, Skipped: 1})},
 			tree:  fixed,
@@ -285,6 +296,11 @@ func TestIsTestFile(t *testing.T) {
 		"web/__tests__/x.js": true, "testdata/in.txt": true, "Makefile": false, ".vbd.toml": false, "package.json": false,
 		"__mocks__/add.js": true, "src/__snapshots__/a.js.snap": true, "fixtures/add.want": true, "golden/out.txt": true,
 		"out.golden": true, "src/fixture.js": false,
+		// The other ecosystems' own names, outside a test directory.
+		"calc_test.ts": true, "lib/calc_test.exs": true, "calc_spec.rb": true, "src/calc_tests.rs": true, "test_calc.c": true,
+		"calc_unittest.cc": true, "src/CalcTest.php": true, "app/src/CalcTests.cs": true, "CalcSpec.groovy": true,
+		"calc.ts": false, "lib/calc.ex": false, "src/lib.rs": false, "calc.c": false, "src/Calc.php": false, "Contest.php": false,
+		"test_util.go": false, "latest.go": false, "Test.php": false,
 	} {
 		if got := IsTestFile(p); got != want {
 			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
@@ -388,5 +404,125 @@ func TestCheckDefsListing(t *testing.T) {
 	want := []string{"big/Makefile", "small/Makefile", "small/package.json"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("check-definition files %q, want %q", got, want)
+	}
+}
+
+// TestCheckDefsEcosystems holds the check-definition files of the
+// ecosystems read from text summaries, and that a manifest's digest moves
+// with what steers its tests only: a fix in what builds the code under
+// test (a source added, a dependency bumped) is no change of the plan.
+func TestCheckDefsEcosystems(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		p = filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		".rspec":                   "--format progress\n",
+		"Rakefile":                 "task default: :test\n",
+		"composer.json":            `{"require": {"php": ">=8.1"}, "scripts": {"test": "phpunit"}}`,
+		"phpunit.xml.dist":         "<phpunit/>\n",
+		"CMakeLists.txt":           "project(x C)\nenable_testing()\nadd_library(calc calc.c) # the code\nadd_subdirectory(tests)\nadd_subdirectory(${GEN})\n",
+		"tests/CMakeLists.txt":     "add_executable(t_add t_add.c)\nadd_test(NAME adds\n         COMMAND t_add)\ninclude(more.cmake)\n",
+		"tests/more.cmake":         "set_tests_properties(adds PROPERTIES TIMEOUT 5)\n",
+		"Cargo.toml":               "[package]\nname = \"calc\"\nversion = \"0.1.0\"\n\n[dependencies]\nrand = \"0.8\"\n",
+		".cargo/config.toml":       "[alias]\nt = \"test\"\n",
+		"mix.exs":                  "defmodule M do\n  def project do\n    [app: :calc, deps: deps()]\n  end\n\n  defp deps do\n    [{:jason, \"~> 1.4\"}]\n  end\nend\n",
+		"deno.json":                `{"imports": {"std/": "x"}, "test": {"exclude": []}}`,
+		"bunfig.toml":              "[test]\n",
+		"noxfile.py":               "import nox\n",
+		"calc.c":                   "int add(int a, int b) { return a + b; }\n",
+		"tests/t_add.c":            "int main(void) { return 0; }\n",
+		"lib/calc.ex":              "defmodule Calc do\nend\n",
+		"unrelated/CMakeLists.txt": "add_test(NAME x COMMAND true)\n",
+	}
+	for p, s := range files {
+		write(p, s)
+	}
+	defs := CheckDefs(root, SessionPlan{})
+	got := slices.Sorted(maps.Keys(defs))
+	want := []string{".cargo/config.toml", ".rspec", "CMakeLists.txt", "Cargo.toml", "Rakefile", "bunfig.toml", "composer.json", "deno.json", "mix.exs", "noxfile.py", "phpunit.xml.dist", "tests/CMakeLists.txt", "tests/more.cmake"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("check-definition files %q, want %q (a CMakeLists.txt no add_subdirectory names is none)", got, want)
+	}
+	for _, tc := range []struct {
+		path, text string
+		steers     bool
+	}{
+		{"CMakeLists.txt", "project(x C)\nenable_testing()\nadd_library(calc calc.c fix.c)\nadd_subdirectory(tests)\n", false},
+		{"tests/CMakeLists.txt", "add_executable(t_add t_add.c)\nadd_test(NAME adds COMMAND t_add) # reflowed\ninclude(more.cmake)\n", false},
+		{"tests/CMakeLists.txt", "add_executable(t_add t_add.c)\nadd_test(NAME adds COMMAND true)\ninclude(more.cmake)\n", true},
+		{"tests/more.cmake", "set_tests_properties(adds PROPERTIES WILL_FAIL TRUE)\n", true},
+		{"Cargo.toml", "[package]\nname = \"calc\"\nversion = \"0.2.0\"\n\n[dependencies]\nrand = \"0.9\"\n", false},
+		{"Cargo.toml", "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nautotests = false\n\n[dependencies]\nrand = \"0.8\"\n", true},
+		{"mix.exs", "defmodule M do\n  def project do\n    [app: :calc, deps: deps()]\n  end\n\n  defp deps do\n    [{:jason, \"~> 1.5\"}, {:plug, \"~> 1.0\"}]\n  end\nend\n", false},
+		{"mix.exs", "defmodule M do\n  def project do\n    [app: :calc, deps: deps(), test_paths: [\"t\"]]\n  end\n\n  defp deps do\n    [{:jason, \"~> 1.4\"}]\n  end\nend\n", true},
+		{"composer.json", `{"require": {"php": ">=8.2"}, "scripts": {"test": "phpunit"}}`, false},
+		{"composer.json", `{"require": {"php": ">=8.1"}, "scripts": {"test": "phpunit --filter sub"}}`, true},
+		{"deno.json", `{"imports": {"std/": "y"}, "test": {"exclude": []}}`, false},
+		{"deno.json", `{"imports": {"std/": "x"}, "test": {"exclude": ["calc_test.ts"]}}`, true},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			old := files[tc.path]
+			write(tc.path, tc.text)
+			defer write(tc.path, old)
+			f := compareDefs(defs, CheckDefs(root, SessionPlan{}))
+			if tc.steers != (len(f) > 0) {
+				t.Errorf("%s edited to %q: findings %v, want a finding: %v", tc.path, tc.text, f, tc.steers)
+			}
+		})
+	}
+	// A manifest is code for the test-only rule; the other definition
+	// files are the tests'.
+	for p, want := range map[string]bool{"CMakeLists.txt": true, "tests/more.cmake": true, "Cargo.toml": true, "mix.exs": true, "composer.json": true, "deno.json": true, ".rspec": false, "CTestCustom.cmake": false, "phpunit.xml.dist": false, "noxfile.py": false} {
+		if got := IsManifestDef(p); got != want {
+			t.Errorf("IsManifestDef(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestRunnerHashesToolEnvs holds Composer's bin-dir and the environments
+// tox and nox run their commands in: a runner planted in an environment
+// that was there at the session's start is named, one in an environment a
+// run made since is the tool's.
+func TestRunnerHashesToolEnvs(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		p = filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("composer.json", `{"scripts": {"test": ["@putenv X=1", "paratest --colors"]}}`)
+	write("vendor/bin/phpunit", "real phpunit")
+	write(".tox/py/pyvenv.cfg", "home = /usr/bin\n")
+	write(".tox/py/bin/python", "real python")
+	plan := SessionPlan{Checks: []PlanCheck{{Name: "composer test", Dir: ".", Command: "composer run-script test", Runs: true}, {Name: "make test", Dir: ".", Command: "make test", Runs: true}}}
+	start := RunnerHashes(root, plan)
+	write("vendor/bin/phpunit", "#!/bin/sh\necho 'OK (2 tests, 2 assertions)'")
+	write("vendor/bin/paratest", "fake, named by a composer script")
+	write(".tox/py/bin/pytest", "#!/bin/sh\necho '2 passed'")
+	write(".tox/lint/bin/python", "made by tox since the session's start")
+	var got []string
+	for _, f := range CompareRunners(start, RunnerHashes(root, plan)) {
+		got = append(got, strings.TrimSuffix(f.Text, " (it is in an ignored directory, outside what vbd fingerprints)"))
+	}
+	want := []string{
+		"the test runner .tox/py/bin/pytest appeared in this session",
+		"the test runner vendor/bin/paratest appeared in this session",
+		"the test runner vendor/bin/phpunit changed in this session",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -151,7 +151,7 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 		for _, fc := range rec.Failing {
 			maps.Copy(known, fc.Files)
 		}
-		split = vbdgate.SplitTree(g.walked(ctx, root), known, was, now.Defs)
+		split = vbdgate.SplitTree(g.failedOn(ctx, root, run), known, was, now.Defs)
 	}
 	var found []vbdgate.Finding
 	rec.Failing, found = vbdgate.FollowFailing(rec.Failing, run.Outcomes, split)
@@ -207,6 +207,25 @@ func hasTestFailure(run *Run) bool {
 		}
 	}
 	return false
+}
+
+// failedOn is the tree a run's failing checks are recorded on: the tree as
+// the run left it, walked again, when a check the session follows failed
+// (a file its checks wrote, the Cargo.lock cargo makes, is then not taken
+// at the next stop for a change the agent made); else the gate's walk.
+func (g *gate) failedOn(ctx context.Context, root string, run *Run) *state.Tree {
+	t := g.walked(ctx, root)
+	if t == nil || run.Reused || !hasTestFailure(run) {
+		return t
+	}
+	after, err := receipt.Walk(ctx, root, false)
+	if err != nil {
+		return t
+	}
+	if _, err := after.Digest(ctx); err != nil {
+		return t
+	}
+	return after
 }
 
 // walked is the walk of the work tree the gate made, or a new one: nil
@@ -271,7 +290,7 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 	if len(parts) == 0 {
 		return
 	}
-	for _, k := range []vbdgate.FindingKind{vbdgate.FindFailing, vbdgate.FindTestOnly, vbdgate.FindPlan, vbdgate.FindRunner} {
+	for _, k := range []vbdgate.FindingKind{vbdgate.FindFailing, vbdgate.FindTestOnly, vbdgate.FindSameTree, vbdgate.FindPlan, vbdgate.FindRunner} {
 		if kinds[k] {
 			advice = append(advice, findingAdvice[k])
 		}
@@ -309,6 +328,7 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 var findingAdvice = map[vbdgate.FindingKind]string{
 	vbdgate.FindFailing:  "Make them run and pass, or tell the user plainly that you removed them and why.",
 	vbdgate.FindTestOnly: "Tell the user plainly that you changed the tests, not the code under test, and why: an assertion changed to match the bug, or an emptied test, passes without fixing anything.",
+	vbdgate.FindSameTree: "Tell the user plainly why it passes now: a test that passes on a second try proves nothing, and a build output or installed package changed by hand is no fix.",
 	vbdgate.FindPlan:     "Restore what was dropped, or tell the user plainly what you changed in what vbd verifies, and why.",
 	vbdgate.FindRunner:   "Restore it (reinstall the dependencies), or tell the user plainly what you changed and why.",
 }
