@@ -1,12 +1,15 @@
 package gate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"maps"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/vbd-dev/vbd/internal/srcdigest"
+	"github.com/vbd-dev/vbd/state"
 )
 
 // No fix of the code under test (issue 21 §1): a test that failed and now
@@ -88,6 +91,7 @@ var unusedLangs = []srcdigest.Lang{srcdigest.Go, srcdigest.Python, srcdigest.JS,
 // same tree).
 func noFix(was map[string]FileDigest, now TreeSplit) (nofix []string, substantive, ok bool) {
 	var cands []string
+	unitTests := false
 	for p, w := range was {
 		n, still := now.Files[p]
 		switch {
@@ -97,6 +101,11 @@ func noFix(was map[string]FileDigest, now TreeSplit) (nofix []string, substantiv
 			}
 			cands = append(cands, p)
 		case n.Raw == w.Raw:
+		case w.Sem != "" && w.Sem == n.Sem && w.Tests != n.Tests:
+			// Rust's unit tests live beside the code, in #[cfg(test)]
+			// items the build under test leaves out.
+			nofix = append(nofix, p+": its #[cfg(test)] unit tests only")
+			unitTests = true
 		case w.Sem != "" && w.Sem == n.Sem:
 			nofix = append(nofix, p+": comments or layout only")
 		case (isDoc(p) || isData(p)) && srcdigest.LangOf(p) == "":
@@ -133,7 +142,75 @@ func noFix(was map[string]FileDigest, now TreeSplit) (nofix []string, substantiv
 		}
 	}
 	slices.Sort(nofix)
-	return nofix, len(cands) > 0, true
+	return nofix, len(cands) > 0 || unitTests, true
+}
+
+// rustSplit digests a Rust source file in two: its tokens outside its
+// #[cfg(test)] items (what the build under test compiles: sem) and inside
+// them (its unit tests: tests, "" when it has none); comments and layout
+// left out of both. An item is the attribute's next item: its other
+// attributes, then up to a ; or the end of its first {…} block. "", ""
+// when it cannot be read as tokens.
+func rustSplit(p string, src []byte) (sem, tests string) {
+	var toks []srcdigest.Token
+	if !srcdigest.Tokens(p, src, func(t srcdigest.Token) { toks = append(toks, t) }) {
+		return "", ""
+	}
+	code, unit := sha256.New(), sha256.New()
+	state.HashField(code, "rust")
+	hasTests := false
+	for i := 0; i < len(toks); {
+		if end := cfgTestItem(toks, i); end > i {
+			hasTests = true
+			for _, t := range toks[i:end] {
+				state.HashField(unit, t.Text)
+			}
+			i = end
+			continue
+		}
+		state.HashField(code, toks[i].Text)
+		i++
+	}
+	sem = hex.EncodeToString(code.Sum(nil)[:16])
+	if hasTests {
+		tests = hex.EncodeToString(unit.Sum(nil)[:16])
+	}
+	return sem, tests
+}
+
+// cfgTestItem is the end (exclusive) of the #[cfg(test)] item that starts
+// at toks[i], or i when none does.
+func cfgTestItem(toks []srcdigest.Token, i int) int {
+	want := []string{"#", "[", "cfg", "(", "test", ")", "]"}
+	if i+len(want) > len(toks) {
+		return i
+	}
+	for k, w := range want {
+		if toks[i+k].Text != w {
+			return i
+		}
+	}
+	depth := 0
+	for j := i + len(want); j < len(toks); j++ {
+		t := toks[j]
+		if t.Kind != srcdigest.Punct {
+			continue
+		}
+		switch t.Text {
+		case "{", "(", "[":
+			depth++
+		case "}", ")", "]":
+			depth--
+			if depth == 0 && t.Text == "}" {
+				return j + 1
+			}
+		case ";":
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return i
 }
 
 // refs is what the code under test names: the non-test source files of

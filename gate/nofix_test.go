@@ -4,9 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
-	"github.com/vbd-dev/vbd/internal/srcdigest"
 	"github.com/vbd-dev/vbd/verdict"
 )
 
@@ -28,7 +28,7 @@ func splitOf(t *testing.T, dir string, files map[string]string) TreeSplit {
 			continue
 		}
 		fd := FileDigest{Raw: digestOf(content)}
-		fd.Sem, _ = srcdigest.Digest(p, []byte(content))
+		fd.Sem, fd.Tests = semOf(dir, p)
 		s.Files[p] = fd
 	}
 	return s
@@ -37,6 +37,7 @@ func splitOf(t *testing.T, dir string, files map[string]string) TreeSplit {
 func TestNoFix(t *testing.T) {
 	const addGo = "package p\n\nfunc Add(a, b int) int { return a - b }\n"
 	const addPy = "def add(a, b):\n    return a - b\n"
+	const libRs = "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(super::add(1, 2), 3);\n    }\n}\n"
 	cases := []struct {
 		name        string
 		was, now    map[string]string
@@ -47,6 +48,17 @@ func TestNoFix(t *testing.T) {
 		{name: "go comment only",
 			was: map[string]string{"add.go": addGo}, now: map[string]string{"add.go": "package p\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"},
 			nofix: []string{"add.go: comments or layout only"}, ok: true},
+		{name: "rust: the assertion of its #[cfg(test)] unit tests only",
+			was: map[string]string{"src/lib.rs": libRs}, now: map[string]string{"src/lib.rs": strings.Replace(libRs, "), 3)", "), -1)", 1)},
+			nofix: []string{"src/lib.rs: its #[cfg(test)] unit tests only"}, substantive: true, ok: true},
+		{name: "rust: a unit test reformatted",
+			was: map[string]string{"src/lib.rs": libRs}, now: map[string]string{"src/lib.rs": strings.Replace(libRs, "    #[test]\n", "    // one\n    #[test]\n", 1)},
+			nofix: []string{"src/lib.rs: comments or layout only"}, ok: true},
+		{name: "rust: a real fix beside a new unit test",
+			was: map[string]string{"src/lib.rs": libRs}, now: map[string]string{"src/lib.rs": strings.Replace(strings.Replace(libRs, "a - b", "a + b", 1), "mod tests {\n", "mod tests {\n    #[test]\n    fn zero() { assert_eq!(super::add(1, 0), 1); }\n", 1)}},
+		{name: "rust: the code changed inside a test-only helper's neighbour",
+			was: map[string]string{"src/lib.rs": "#[cfg(test)]\nfn helper() -> [u8; 2] { [0; 2] }\npub fn add(a: i32, b: i32) -> i32 { a - b }\n"},
+			now: map[string]string{"src/lib.rs": "#[cfg(test)]\nfn helper() -> [u8; 2] { [0; 2] }\npub fn add(a: i32, b: i32) -> i32 { a + b }\n"}},
 		{name: "go real fix with a comment",
 			was: map[string]string{"add.go": addGo}, now: map[string]string{"add.go": "package p\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n"}},
 		{name: "go new constant only the test uses",
@@ -132,7 +144,8 @@ func TestFollowFailingNoFix(t *testing.T) {
 	}{
 		{"comment and assertion", "package p\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n", "t2",
 			[]string{"TestAdd failed earlier in this session and passes now after changes to test files only (add_test.go) and to files that leave the code under test as it was (add.go: comments or layout only)"}},
-		{"comment alone: the same code, a flaky pass", "package p\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n", "t1", nil},
+		{"comment alone: the same code, asked once", "package p\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n", "t1",
+			[]string{"TestAdd failed earlier in this session and passes now, though nothing in the work tree changed since but comments or layout: a flaky test, or what changed is outside what vbd sees (a build output or package in an ignored directory, the environment)"}},
 		{"real fix", "package p\nfunc Add(a, b int) int { return a + b }\n", "t2", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -95,9 +95,10 @@ type FailingCheck struct {
 	TestOnly []string `json:"test_only,omitempty"`
 	NoFix    []string `json:"no_fix,omitempty"`
 	// SameTree, once set, says the check passed on the very tree it
-	// failed on: nothing the work tree holds changed, so what made it
-	// pass is outside what vbd sees (a flaky test, a build output forged
-	// in an ignored directory, the environment).
+	// failed on (or one that differs by comments or layout only): nothing
+	// the work tree holds changed, so what made it pass is outside what
+	// vbd sees (a flaky test, a build output forged in an ignored
+	// directory, the environment).
 	SameTree bool `json:"same_tree,omitempty"`
 }
 
@@ -107,6 +108,9 @@ type FailingCheck struct {
 type FileDigest struct {
 	Raw string `json:"r"`
 	Sem string `json:"s,omitempty"`
+	// Tests is, for a Rust file, a digest of its #[cfg(test)] items (its
+	// unit tests), which Sem leaves out: "" when it has none.
+	Tests string `json:"t,omitempty"`
 }
 
 // TreeSplit is a work tree seen as code and tests, for FollowFailing.
@@ -168,24 +172,28 @@ func SplitTree(t *state.Tree, known map[string]FileDigest, defs ...map[string]st
 		}
 		fd := FileDigest{Raw: digestOf(states[p])}
 		if k, ok := known[p]; ok && k.Raw == fd.Raw {
-			fd.Sem = k.Sem
+			fd.Sem, fd.Tests = k.Sem, k.Tests
 		} else if srcdigest.LangOf(p) != "" {
-			fd.Sem = semOf(t.Root, p)
+			fd.Sem, fd.Tests = semOf(t.Root, p)
 		}
 		files[p] = fd
 	}
 	return TreeSplit{Code: hex.EncodeToString(h.Sum(nil)), Tests: tests, Files: files, Root: t.Root}
 }
 
-// semOf is the meaning of the source file p under root (srcdigest); ""
-// when it cannot be read or digested.
-func semOf(root, p string) string {
+// semOf is the meaning of the source file p under root (srcdigest), and
+// for a Rust file apart from its #[cfg(test)] items, which tests is the
+// digest of (rustSplit); "" when it cannot be read or digested.
+func semOf(root, p string) (sem, tests string) {
 	src, ok := readBounded(root, p)
 	if !ok {
-		return ""
+		return "", ""
+	}
+	if srcdigest.LangOf(p) == srcdigest.Rust {
+		return rustSplit(p, src)
 	}
 	d, _ := srcdigest.Digest(p, src)
-	return d
+	return d, ""
 }
 
 // readBounded reads the file p under root, a regular file of at most
@@ -301,6 +309,9 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 					if nofix, substantive, ok := noFix(fc.Files, tree); ok {
 						if tests := changedTests(fc.Tests, tree.Tests); len(tests) > 0 || substantive {
 							fc.TestOnly, fc.NoFix = tests, nofix
+						} else {
+							// Comments or layout alone: the same code.
+							fc.SameTree = true
 						}
 					}
 				}
@@ -519,7 +530,7 @@ func sameTree(fc FailingCheck) Finding {
 		who = joinShort(fc.Names)
 	}
 	return Finding{Kind: FindSameTree, Key: "same-tree\x00" + fc.Check + "\x00" + fc.Code,
-		Text: who + " failed earlier in this session and passes now, though no file of the work tree changed since: a flaky test, or what changed is outside what vbd sees (a build output or package in an ignored directory, the environment)"}
+		Text: who + " failed earlier in this session and passes now, though nothing in the work tree changed since but comments or layout: a flaky test, or what changed is outside what vbd sees (a build output or package in an ignored directory, the environment)"}
 }
 
 func listedSemi(items []string) string {

@@ -77,7 +77,7 @@ func TestFollowFailing(t *testing.T) {
 		{name: "passes on the same tree (flaky, or a build output forged): not test-only, but asked once", prev: []FailingCheck{goFail},
 			now:   []verdict.Outcome{testOutcome("go test", verdict.Pass, &verdict.Evidence{Passed: 2, PassedNames: []string{"m.TestAdd/sub", "m.TestSub"}})},
 			tree:  red,
-			found: []string{"TestAdd failed earlier in this session and passes now, though no file of the work tree changed since: a flaky test, or what changed is outside what vbd sees (a build output or package in an ignored directory, the environment)"}, kept: 1},
+			found: []string{"TestAdd failed earlier in this session and passes now, though nothing in the work tree changed since but comments or layout: a flaky test, or what changed is outside what vbd sees (a build output or package in an ignored directory, the environment)"}, kept: 1},
 		{name: "counts reached with more skips: the failing test skipped, one added", prev: []FailingCheck{pyFail},
 			now:   []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 2, Skipped: 1})},
 			tree:  fixed,
