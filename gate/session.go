@@ -524,6 +524,16 @@ func testOnly(fc FailingCheck) Finding {
 	return Finding{Kind: FindTestOnly, Key: key, Text: fmt.Sprintf("%s failed earlier in this session and passes now after %s", who, changes)}
 }
 
+// Explained leaves out of a stop's findings the passes on the same tree
+// that another finding explains: a runner in an ignored directory or a
+// check-definition file outside the tree's code changed, and is named.
+func Explained(found []Finding) []Finding {
+	if !slices.ContainsFunc(found, func(f Finding) bool { return f.Kind == FindRunner || f.Kind == FindPlan }) {
+		return found
+	}
+	return slices.DeleteFunc(found, func(f Finding) bool { return f.Kind == FindSameTree })
+}
+
 func sameTree(fc FailingCheck) Finding {
 	who := "the failing tests of " + quoteName(fc.Check)
 	if len(fc.Names) > 0 {

@@ -526,3 +526,15 @@ func TestRunnerHashesToolEnvs(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestExplained(t *testing.T) {
+	same := Finding{Kind: FindSameTree, Key: "s"}
+	runner := Finding{Kind: FindRunner, Key: "r"}
+	failing := Finding{Kind: FindFailing, Key: "f"}
+	if got := Explained([]Finding{same, failing}); len(got) != 2 {
+		t.Errorf("a pass on the same tree with nothing to explain it was dropped: %v", got)
+	}
+	if got := Explained([]Finding{same, runner}); len(got) != 1 || got[0] != runner {
+		t.Errorf("a pass on the same tree beside the runner that explains it: %v, want the runner alone", got)
+	}
+}

@@ -174,7 +174,7 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 	if err := st.setRatchetRecord(g.in, rec); err != nil {
 		g.note("could not record the session's failing tests: %v", err)
 	}
-	return found, mode
+	return vbdgate.Explained(found), mode
 }
 
 // movedOutsideTree reports whether what shapes the verification changed
