@@ -118,6 +118,8 @@ func (d *detector) addPHP(dir string, cj composerJSON) {
 			}
 			runs = append(runs, cmds...)
 		}
+		// What its echo/printf print, read for a forged summary.
+		test.Prints = appendPrints(nil, runs)
 		t := traitsOf(runs)
 		switch {
 		case t.writer != "":
