@@ -434,7 +434,14 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 	if ev := o.Evidence; ev != nil {
 		nowSkipped = ev.Skipped
 	}
-	if o.Status == verdict.Pass && passed >= fc.Ran && nowSkipped <= fc.Skipped {
+	moreSkips := nowSkipped > fc.Skipped
+	if moreSkips && fc.Ran-fc.Failed <= 0 && passed > fc.Ran+nowSkipped-fc.Skipped {
+		// The failing run passed nothing and saw fewer tests than pass
+		// now (a load or collection error stopped it): its skips are no
+		// measure of the suite's.
+		moreSkips = false
+	}
+	if o.Status == verdict.Pass && passed >= fc.Ran && !moreSkips {
 		return nil
 	}
 	skipped := ""

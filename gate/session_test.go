@@ -29,6 +29,7 @@ func TestFollowFailing(t *testing.T) {
 	pyFail := FailingCheck{Check: "pytest", Names: []string{"t.py::test_add"}, Ran: 2, Failed: 1, Code: "code-1", Tests: red.Tests, Test: true}
 	pySkipping := pyFail
 	pySkipping.Skipped = 1
+	pyLoadError := FailingCheck{Check: "pytest", Ran: 1, Failed: 1, Code: "code-1", Tests: red.Tests, Test: true}
 	opaque := FailingCheck{Check: "unit", Code: "code-1", Tests: red.Tests}
 	pkgFail := FailingCheck{Check: "go test", Names: []string{"m"}, Ran: 1, Failed: 1, Code: "code-1"}
 	skippedOutcome := testOutcome("go test", verdict.Skipped, nil)
@@ -82,6 +83,13 @@ func TestFollowFailing(t *testing.T) {
 			now:   []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 2, Skipped: 1})},
 			tree:  fixed,
 			found: []string{"t.py::test_add failed earlier in this session and may no longer run: `pytest` skips more tests now (0 then, 1 now, 2 pass), and its runner's counts give no names to tell which"}, kept: 1},
+		{name: "counts reached after a load error, with the suite's own skips", prev: []FailingCheck{pyLoadError},
+			now:  []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 5, Skipped: 2})},
+			tree: fixed},
+		{name: "one failing test skipped, one added: more skips though it passed nothing", prev: []FailingCheck{pyLoadError},
+			now:   []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 1, Skipped: 1})},
+			tree:  fixed,
+			found: []string{"a test of `pytest` failed earlier in this session and may no longer run: `pytest` skips more tests now (0 then, 1 now, 1 passes), and its runner's counts give no names to tell which"}, kept: 1},
 		{name: "counts reached, skips as when it failed", prev: []FailingCheck{pySkipping},
 			now:  []verdict.Outcome{testOutcome("pytest", verdict.Pass, &verdict.Evidence{Passed: 2, Skipped: 1})},
 			tree: fixed},
