@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // Check-definition files (issue 21 §1, §2): the files that define or steer
@@ -563,9 +565,14 @@ func cargoSteering(data []byte) []byte {
 	return []byte(b.String())
 }
 
-// mixSteering is a mix.exs without its deps function's body, comments and
-// blank lines: test_paths, test_pattern, aliases and preferred_envs are in
-// what is left.
+// mixMetadata matches a mix.exs project's metadata, a string that says
+// nothing of what is built or tested: version: "0.1.1", @version "0.1.1",
+// description, source_url, homepage_url.
+var mixMetadata = lazyre.New(`(?:\b(?:version|description|source_url|homepage_url):|@version)\s*"[^"]*",?\s*`)
+
+// mixSteering is a mix.exs without its deps function's body, its
+// metadata, comments and blank lines: test_paths, test_pattern, aliases
+// and preferred_envs are in what is left.
 func mixSteering(data []byte) []byte {
 	var b strings.Builder
 	inDeps := ""
@@ -585,7 +592,9 @@ func mixSteering(data []byte) []byte {
 			inDeps = indent
 			continue
 		}
-		b.WriteString(t + "\n")
+		if t = strings.TrimSpace(mixMetadata.ReplaceAllString(t, "")); t != "" {
+			b.WriteString(t + "\n")
+		}
 	}
 	return []byte(b.String())
 }

@@ -471,6 +471,7 @@ func TestCheckDefsEcosystems(t *testing.T) {
 		{"Cargo.toml", "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nautotests = false\n\n[dependencies]\nrand = \"0.8\"\n", true},
 		{"mix.exs", "defmodule M do\n  def project do\n    [app: :calc, deps: deps()]\n  end\n\n  defp deps do\n    [{:jason, \"~> 1.5\"}, {:plug, \"~> 1.0\"}]\n  end\nend\n", false},
 		{"mix.exs", "defmodule M do\n  def project do\n    [app: :calc, deps: deps(), test_paths: [\"t\"]]\n  end\n\n  defp deps do\n    [{:jason, \"~> 1.4\"}]\n  end\nend\n", true},
+		{"mix.exs", "defmodule M do\n  def project do\n    [app: :calc, version: \"0.2.0\", deps: deps()]\n  end\n\n  defp deps do\n    [{:jason, \"~> 1.4\"}]\n  end\nend\n", false},
 		{"composer.json", `{"require": {"php": ">=8.2"}, "scripts": {"test": "phpunit"}}`, false},
 		{"composer.json", `{"require": {"php": ">=8.1"}, "scripts": {"test": "phpunit --filter sub"}}`, true},
 		{"deno.json", `{"imports": {"std/": "y"}, "test": {"exclude": []}}`, false},
