@@ -454,9 +454,8 @@ func cmakeArgs(src string, i int) (string, int) {
 		b.WriteString(s)
 	}
 	for i < len(src) {
-		c := src[i]
-		switch {
-		case c == '"':
+		switch c := src[i]; c {
+		case '"':
 			j := i + 1
 			for j < len(src) && src[j] != '"' {
 				if src[j] == '\\' {
@@ -468,7 +467,7 @@ func cmakeArgs(src string, i int) (string, int) {
 			word(src[i:j])
 			i = j
 			continue
-		case c == '#':
+		case '#':
 			end := strings.IndexByte(src[i:], '\n')
 			if end < 0 {
 				return b.String(), len(src)
@@ -476,19 +475,19 @@ func cmakeArgs(src string, i int) (string, int) {
 			i += end
 			space = true
 			continue
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case ' ', '\t', '\n', '\r':
 			space = true
-		case c == '(':
+		case '(':
 			depth++
 			word("(")
-		case c == ')':
+		case ')':
 			depth--
 			if depth == 0 {
 				return b.String(), i + 1
 			}
 			word(")")
 		default:
-			word(string(c))
+			word(src[i : i+1])
 		}
 		i++
 	}
