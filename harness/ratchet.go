@@ -218,14 +218,10 @@ func (g *gate) failedOn(ctx context.Context, root string, run *Run) *state.Tree 
 	if t == nil || run.Reused || !hasTestFailure(run) {
 		return t
 	}
-	after, err := receipt.Walk(ctx, root, false)
-	if err != nil {
-		return t
+	if after := walkTree(ctx, root); after != nil {
+		return after
 	}
-	if _, err := after.Digest(ctx); err != nil {
-		return t
-	}
-	return after
+	return t
 }
 
 // walked is the walk of the work tree the gate made, or a new one: nil
@@ -237,6 +233,12 @@ func (g *gate) walked(ctx context.Context, root string) *state.Tree {
 	if g.env.Fingerprint != nil {
 		return nil
 	}
+	return walkTree(ctx, root)
+}
+
+// walkTree walks the work tree at root and takes its digest: nil when it
+// cannot.
+func walkTree(ctx context.Context, root string) *state.Tree {
 	t, err := receipt.Walk(ctx, root, false)
 	if err != nil {
 		return nil
