@@ -50,8 +50,13 @@ var defNames = []string{
 
 // defPaths are check-definition files below a check's directory: Cargo's
 // configuration (an alias can redefine `cargo test`, rustflags can set a
-// cfg that ignores a test).
-var defPaths = []string{".cargo/config.toml", ".cargo/config"}
+// cfg that ignores a test), and the helpers a runner without passing
+// names loads before every test file (a filter there, filter_run_excluding
+// or ExUnit.configure(exclude: …), drops a failing test where the counts
+// cannot show it).
+var defPaths = []string{".cargo/config.toml", ".cargo/config",
+	"spec/spec_helper.rb", "spec/rails_helper.rb", "test/test_helper.rb", "test/test_helper.exs",
+	"test/conftest.py", "tests/conftest.py", "tests/bootstrap.php", "test/bootstrap.php"}
 
 // manifestDefs are the check-definition files that also declare how the
 // code under test is built (its sources, dependencies, flags): their
@@ -297,7 +302,7 @@ func steering(p string, data []byte) []byte {
 		for _, line := range strings.Split(string(data), "\n") {
 			t := strings.TrimSpace(line)
 			if strings.HasPrefix(t, "[") {
-				in = strings.HasPrefix(t, "[tool.pytest") || strings.HasPrefix(t, "[tool.vbd")
+				in = strings.HasPrefix(t, "[tool.pytest") || strings.HasPrefix(t, "[tool.vbd") || strings.HasPrefix(t, "[tool.tox")
 			}
 			if in {
 				b.WriteString(line + "\n")

@@ -76,6 +76,10 @@ type FailingCheck struct {
 	// the check (the runner gave names, within the scanner's bound): a
 	// passing test deleted alongside a fix is one that no longer runs.
 	Passed []string `json:"passed,omitempty"`
+	// Defined are the failed tests (of a runner that gives no passing
+	// names) whose definition the test files showed when the check last
+	// failed (definedIn): one no longer defined is renamed or gone.
+	Defined []string `json:"defined,omitempty"`
 	// Runner is the runner whose output was read ("pytest").
 	Runner string `json:"runner,omitempty"`
 	// Code and Tests are the tree when the check last failed: a digest of
@@ -294,7 +298,7 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 		case verdict.Fail:
 			next = append(next, failed(&fc, o, tree))
 		case verdict.Pass, verdict.Vacuous:
-			lost := stillLost(fc, o)
+			lost := stillLost(fc, o, tree)
 			if len(lost) > 0 {
 				found = append(found, lost...)
 				next = append(next, fc)
@@ -365,6 +369,12 @@ func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 				f.Names = append(f.Names, x.Name)
 			}
 		}
+		if ev.Runner != "" {
+			f.Runner = ev.Runner
+		}
+		if len(ev.PassedNames) == 0 && o.Check.Kind == detect.KindTest {
+			f.Defined = definedIn(tree, f.Runner, f.Names)
+		}
 		if len(ev.PassedNames) < maxNames {
 			for _, n := range ev.PassedNames {
 				if !slices.Contains(f.Passed, n) && !slices.Contains(f.Names, n) {
@@ -383,7 +393,7 @@ func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 
 // stillLost are the findings for the failed tests of fc that a passing or
 // vacuous run o does not show passing.
-func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
+func stillLost(fc FailingCheck, o *verdict.Outcome, tree TreeSplit) []Finding {
 	var names []string
 	passed := 0
 	if ev := o.Evidence; ev != nil {
@@ -426,6 +436,10 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 		}
 		return found
 	}
+	// A runner without names: a failing test whose definition the test
+	// files showed when it failed, and show no more, was renamed or
+	// removed, whatever the counts (a passing one added makes them up).
+	undefined := undefinedNow(fc, tree)
 	// A check with no counts (an opaque command) passing is its own
 	// evidence; one that proves nothing is not. Counts reached with more
 	// tests skipped than when it failed may be the failing test skipped
@@ -442,7 +456,7 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 		moreSkips = false
 	}
 	if o.Status == verdict.Pass && passed >= fc.Ran && !moreSkips {
-		return nil
+		return undefined
 	}
 	skipped := ""
 	if nowSkipped > 0 {
@@ -453,8 +467,8 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 		if len(fc.Names) > 0 {
 			failedWho = joinShort(fc.Names)
 		}
-		return []Finding{{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00skipped\x00" + strconv.Itoa(fc.Skipped) + "\x00" + strconv.Itoa(nowSkipped),
-			Text: fmt.Sprintf("%s failed earlier in this session and may no longer run: %s skips more tests now (%d then, %d now, %d %s), and %s counts give no names to tell which", failedWho, quoteName(fc.Check), fc.Skipped, nowSkipped, passed, plural(passed, "passes", "pass"), runnerOr(fc.Runner, "its runner's"))}}
+		return append(undefined, Finding{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00skipped\x00" + strconv.Itoa(fc.Skipped) + "\x00" + strconv.Itoa(nowSkipped),
+			Text: fmt.Sprintf("%s failed earlier in this session and may no longer run: %s skips more tests now (%d then, %d now, %d %s), and %s counts give no names to tell which", failedWho, quoteName(fc.Check), fc.Skipped, nowSkipped, passed, plural(passed, "passes", "pass"), runnerOr(fc.Runner, "its runner's"))})
 	}
 	// Counts cannot say which test no longer runs: one that failed, or one
 	// that passed beside it and was deleted. A name is given only where
@@ -477,8 +491,8 @@ func stillLost(fc FailingCheck, o *verdict.Outcome) []Finding {
 	if passed == 1 {
 		pass = "passes"
 	}
-	return []Finding{{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + strconv.Itoa(fc.Ran) + "\x00" + strconv.Itoa(passed),
-		Text: fmt.Sprintf("%s of %s no longer %s (%d ran when %s failed earlier in this session, %d %s now%s)", who, quoteName(fc.Check), runs, fc.Ran, failedWho, passed, pass, skipped)}}
+	return append(undefined, Finding{Kind: FindFailing, Key: "failing\x00" + fc.Check + "\x00" + strconv.Itoa(fc.Ran) + "\x00" + strconv.Itoa(passed),
+		Text: fmt.Sprintf("%s of %s no longer %s (%d ran when %s failed earlier in this session, %d %s now%s)", who, quoteName(fc.Check), runs, fc.Ran, failedWho, passed, pass, skipped)})
 }
 
 // passedIn reports whether the failed test n is among the passing names:
