@@ -445,6 +445,7 @@ func TestCheckDefsEcosystems(t *testing.T) {
 		"deno.json":                `{"imports": {"std/": "x"}, "test": {"exclude": []}}`,
 		"bunfig.toml":              "[test]\n",
 		"noxfile.py":               "import nox\n",
+		"spec/spec_helper.rb":      "RSpec.configure { |c| c.filter_run_excluding slow: true }\n",
 		"calc.c":                   "int add(int a, int b) { return a + b; }\n",
 		"tests/t_add.c":            "int main(void) { return 0; }\n",
 		"lib/calc.ex":              "defmodule Calc do\nend\n",
@@ -455,7 +456,7 @@ func TestCheckDefsEcosystems(t *testing.T) {
 	}
 	defs := CheckDefs(root, SessionPlan{})
 	got := slices.Sorted(maps.Keys(defs))
-	want := []string{".cargo/config.toml", ".rspec", "CMakeLists.txt", "Cargo.toml", "Rakefile", "bunfig.toml", "composer.json", "deno.json", "mix.exs", "noxfile.py", "phpunit.xml.dist", "tests/CMakeLists.txt", "tests/more.cmake"}
+	want := []string{".cargo/config.toml", ".rspec", "CMakeLists.txt", "Cargo.toml", "Rakefile", "bunfig.toml", "composer.json", "deno.json", "mix.exs", "noxfile.py", "phpunit.xml.dist", "spec/spec_helper.rb", "tests/CMakeLists.txt", "tests/more.cmake"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("check-definition files %q, want %q (a CMakeLists.txt no add_subdirectory names is none)", got, want)
 	}
