@@ -248,8 +248,8 @@ func IsTestFile(p string) bool {
 		return true
 	case ext == ".go":
 		// Go's rule is the toolchain's: a file named otherwise is built
-		// into the package (test_util.go is code under test).
-		return false
+		// into the package (test_util.go is code under test), unless a
+		// directory below says otherwise.
 	case ext != "" && (strings.HasSuffix(stem, "_test") || strings.HasSuffix(stem, "_tests") || strings.HasSuffix(stem, "_spec")),
 		slices.Contains(cExts, ext) && (strings.HasPrefix(stem, "test_") || strings.HasSuffix(stem, "_unittest")),
 		slices.Contains(classExts, ext) && len(stem) > 4 && (strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests") || strings.HasSuffix(stem, "Spec")):
@@ -384,9 +384,6 @@ func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 		}
 		f.Ran = max(f.Ran, ev.Passed+ev.Failed)
 		f.Failed, f.Skipped = ev.Failed, ev.Skipped
-		if ev.Runner != "" {
-			f.Runner = ev.Runner
-		}
 	}
 	return f
 }

@@ -308,7 +308,7 @@ func TestIsTestFile(t *testing.T) {
 		"calc_test.ts": true, "lib/calc_test.exs": true, "calc_spec.rb": true, "src/calc_tests.rs": true, "test_calc.c": true,
 		"calc_unittest.cc": true, "src/CalcTest.php": true, "app/src/CalcTests.cs": true, "CalcSpec.groovy": true,
 		"calc.ts": false, "lib/calc.ex": false, "src/lib.rs": false, "calc.c": false, "src/Calc.php": false, "Contest.php": false,
-		"test_util.go": false, "latest.go": false, "Test.php": false,
+		"test_util.go": false, "latest.go": false, "Test.php": false, "testdata/test_util.go": true, "test/e2e/main.go": true,
 	} {
 		if got := IsTestFile(p); got != want {
 			t.Errorf("IsTestFile(%q) = %v, want %v", p, got, want)
