@@ -36,15 +36,7 @@ func TestTestProbes(t *testing.T) {
 // never showed is never claimed gone.
 func TestFollowFailingDefined(t *testing.T) {
 	dir := t.TempDir()
-	write := func(p, s string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { t.Helper(); writeTestFile(t, dir, p, s, 0o644) }
 	write("test/calc_test.rb", "class CalcTest\n  def test_add\n  end\n  def test_sub\n  end\nend\n")
 	tree := TreeSplit{Code: "c1", Tests: map[string]string{"test/calc_test.rb": "t1"}, Root: dir}
 	fail := testOutcome("rake", verdict.Fail, &verdict.Evidence{Runner: "minitest", Passed: 1, Failed: 2,
@@ -67,5 +59,17 @@ func TestFollowFailingDefined(t *testing.T) {
 	}
 	if want := []string{"CalcTest#test_add failed earlier in this session and no longer runs (no test file defines it now)"}; !slices.Equal(texts, want) {
 		t.Errorf("renamed, one added: found %q, want %q", texts, want)
+	}
+}
+
+// writeTestFile writes the slash path p under root, its directories made.
+func writeTestFile(t *testing.T, root, p, s string, mode os.FileMode) {
+	t.Helper()
+	full := filepath.Join(root, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(s), mode); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -421,16 +421,7 @@ func TestCheckDefsListing(t *testing.T) {
 // test (a source added, a dependency bumped) is no change of the plan.
 func TestCheckDefsEcosystems(t *testing.T) {
 	root := t.TempDir()
-	write := func(p, s string) {
-		t.Helper()
-		p = filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { t.Helper(); writeTestFile(t, root, p, s, 0o644) }
 	files := map[string]string{
 		".rspec":                   "--format progress\n",
 		"Rakefile":                 "task default: :test\n",
@@ -503,16 +494,7 @@ func TestCheckDefsEcosystems(t *testing.T) {
 // run made since is the tool's.
 func TestRunnerHashesToolEnvs(t *testing.T) {
 	root := t.TempDir()
-	write := func(p, s string) {
-		t.Helper()
-		p = filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { t.Helper(); writeTestFile(t, root, p, s, 0o755) }
 	write("composer.json", `{"scripts": {"test": ["@putenv X=1", "paratest --colors"]}}`)
 	write("vendor/bin/phpunit", "real phpunit")
 	write(".tox/py/pyvenv.cfg", "home = /usr/bin\n")
