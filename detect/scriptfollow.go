@@ -2,6 +2,7 @@ package detect
 
 import (
 	"bytes"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -179,4 +180,67 @@ func scriptOperand(words []string) (string, bool) {
 		return "", false
 	}
 	return "", false
+}
+
+// maxRecipeFile bounds a Makefile, justfile or Taskfile RecipeScripts reads.
+const maxRecipeFile = 1 << 20
+
+// RecipeScripts are the repository scripts (ScriptsRun) that running one
+// target of a Makefile, justfile or Taskfile runs: its recipe and its
+// prerequisites' (dependencies'), transitively, with make's variables
+// expanded. Only the target's: a Makefile's `run: python3 app.py` names
+// the code under test, not a check. file is the recipe file's repository
+// path; target "" is make's default goal. Paths are repository-relative.
+func RecipeScripts(fsys fs.FS, file, target string) []string {
+	data, err := readBounded(fsys, file, maxRecipeFile)
+	if err != nil {
+		return nil
+	}
+	dir := parentDir(file)
+	var lines []string
+	switch base := path.Base(file); {
+	case base == "justfile" || base == "Justfile" || base == ".justfile" || base == "Taskfile.yml" || base == "Taskfile.yaml":
+		var f *runnerFile
+		if strings.HasPrefix(base, "Taskfile") {
+			f = parseTaskfile(file, data)
+		} else {
+			f = parseJustfile(file, data)
+		}
+		if f == nil {
+			return nil
+		}
+		for _, r := range f.reach(target) {
+			lines = append(lines, r.body...)
+		}
+	default:
+		read := func(p string) ([]byte, bool) {
+			b, err := readBounded(fsys, p, maxRecipeFile)
+			return b, err == nil
+		}
+		mf := parseMakefile(file, data, read)
+		seen := map[string]bool{}
+		var visit func(string)
+		visit = func(name string) {
+			if name == "" {
+				name = mf.defaultGoal
+			}
+			r := mf.rules[name]
+			if r == nil || seen[name] || len(seen) >= maxFollow {
+				return
+			}
+			seen[name] = true
+			for _, p := range r.prereqs {
+				visit(p)
+			}
+			for _, line := range r.recipe {
+				lines = append(lines, mf.expandVars(line))
+			}
+		}
+		visit(target)
+	}
+	var out []string
+	for _, line := range lines {
+		out = append(out, ScriptsRun(line, dir)...)
+	}
+	return out
 }

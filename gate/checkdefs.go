@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vbd-dev/vbd/detect"
 	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
@@ -81,6 +82,10 @@ var loadFlags = []string{"--require", "-r", "--import", "--loader", "--experimen
 // maxDefSize bounds a check-definition file vbd reads.
 const maxDefSize = 1 << 20
 
+// maxKeptDef bounds a check-definition file CheckDefs keeps in memory
+// between reading it and reading it for the files it names.
+const maxKeptDef = 64 << 10
+
 // CheckDefs are the check-definition files of a plan's checks: slash path
 // relative to root → a digest of the part that steers checks (the whole
 // file, or package.json's scripts and runner keys, pyproject's
@@ -93,12 +98,16 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 			dirs = append(dirs, c.Dir)
 		}
 	}
-	// queue holds each file read with its bytes, for the files it names.
+	// queue holds each file read, for the files it names, with its bytes
+	// while they are small and will be read for names (naming: past the
+	// first files, only CMake's are); a bigger one is read again when its
+	// turn comes, so that memory stays bounded by maxKeptDef a file.
 	type def struct {
 		path string
 		data []byte
 	}
 	var queue []def
+	naming := false
 	add := func(p string) {
 		p = path.Clean(p)
 		if p == ".." || strings.HasPrefix(p, "../") || path.IsAbs(p) || strings.Contains(p, "node_modules/") {
@@ -112,6 +121,9 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 			return
 		}
 		out[p] = digestOf(string(steering(p, data)))
+		if len(data) > maxKeptDef || naming && !isCMake(p) {
+			data = nil
+		}
 		queue = append(queue, def{p, data})
 	}
 	for _, d := range dirs {
@@ -126,15 +138,24 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		for _, f := range namedFiles(c.Command, true) {
 			add(path.Join(c.Dir, f))
 		}
+		for _, f := range recipeScripts(root, c) {
+			add(f)
+		}
 	}
 	// The files the configurations name (one level: a named script's own
 	// text names the code under test as often as not; but a CMake
 	// project's add_subdirectory and include tree whole, where its tests
 	// are declared).
+	naming = true
 	for i, first := 0, len(queue); i < len(queue); i++ {
 		p, data := queue[i].path, queue[i].data
 		if i >= first && !isCMake(p) {
 			continue
+		}
+		if data == nil {
+			if data, _ = readDef(root, p); data == nil {
+				continue
+			}
 		}
 		base := path.Base(p)
 		for _, f := range configNames(base, data) {
@@ -149,12 +170,52 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 	return out
 }
 
+// recipeFiles are the files make, just and task read, in the order each
+// looks for them.
+var recipeFiles = map[string][]string{
+	"make": {"GNUmakefile", "makefile", "Makefile"},
+	"just": {"justfile", "Justfile", ".justfile"},
+	"task": {"Taskfile.yml", "Taskfile.yaml"},
+}
+
+// recipeScripts are the repository scripts a make, just or task check's
+// own target runs (detect.RecipeScripts): sh hack/lint, ./scripts/t.sh,
+// python3 tools/check.py. They define the check as its recipe does: one
+// edited to `exit 0` passes the check with nothing checked.
+func recipeScripts(root string, c PlanCheck) []string {
+	words := strings.Fields(c.Command)
+	if len(words) == 0 {
+		return nil
+	}
+	names, ok := recipeFiles[words[0]]
+	if !ok {
+		return nil
+	}
+	target := ""
+	for _, w := range words[1:] {
+		if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+			target = w
+			break
+		}
+	}
+	fsys := os.DirFS(root)
+	for _, n := range names {
+		f := path.Join(c.Dir, n)
+		if fi, err := fs.Stat(fsys, f); err == nil && fi.Mode().IsRegular() {
+			return detect.RecipeScripts(fsys, f, target)
+		}
+	}
+	return nil
+}
+
 // configNames are the files a definition file names: the load flags'
 // values in any; every ./path in a runner's configuration and in
 // package.json's runner keys and check scripts (test, lint, check, ci,
 // verify…), not in its other scripts (start: node ./server.js names the
-// code under test); in a Makefile, justfile or Taskfile only the load
-// flags' values (a recipe names sources as often as scripts).
+// code under test), and the scripts a check script runs
+// (detect.ScriptsRun); in a Makefile, justfile or Taskfile only the load
+// flags' values (a recipe names sources as often as scripts: the scripts
+// a check's own target runs are recipeScripts').
 func configNames(base string, data []byte) []string {
 	if base == "package.json" {
 		var m map[string]json.RawMessage
@@ -168,6 +229,9 @@ func configNames(base string, data []byte) []string {
 				_ = json.Unmarshal(v, &scripts)
 				for name, cmd := range scripts {
 					out = append(out, namedFiles(cmd, isCheckScript(name))...)
+					if isCheckScript(name) {
+						out = append(out, detect.ScriptsRun(cmd, ".")...)
+					}
 				}
 				continue
 			}

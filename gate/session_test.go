@@ -530,3 +530,45 @@ func TestExplained(t *testing.T) {
 		t.Errorf("a pass on the same tree beside the runner that explains it: %v, want the runner alone", got)
 	}
 }
+
+// TestCheckDefsRecipeScripts: the scripts a make, just or task check's own
+// target runs are check definitions (an agent's `exit 0` in hack/lint
+// passes make lint with nothing checked); the scripts of targets no check
+// runs, and the code a check's scripts run, are not.
+func TestCheckDefsRecipeScripts(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"Makefile":             "GO ?= go\nrun:\n\tpython3 app.py\nlint: vet\n\tsh hack/lint\nvet:\n\t@bash -eu hack/vet.sh $(GO)\ntest:\n\t$(GO) test ./...\n",
+		"hack/lint":            "#!/bin/sh\nexit 1\n",
+		"hack/vet.sh":          "go vet ./...\n",
+		"app.py":               "print(1)\n",
+		"web/justfile":         "test: build\n    node scripts/test.mjs\nbuild:\n    ./scripts/build.sh\n",
+		"web/scripts/test.mjs": "// runner\n",
+		"web/scripts/build.sh": "true\n",
+		"tools/Taskfile.yml":   "version: '3'\ntasks:\n  check:\n    cmds:\n      - python3 ci/check.py --strict\n",
+		"tools/ci/check.py":    "print(1)\n",
+	}
+	for p, s := range files {
+		full := filepath.Join(root, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan := SessionPlan{Checks: []PlanCheck{
+		{Name: "make lint", Command: "make lint", Dir: ".", Runs: true},
+		{Name: "just test (web)", Command: "just test", Dir: "web", Runs: true},
+		{Name: "task check (tools)", Command: "task check", Dir: "tools", Runs: true},
+	}}
+	defs := CheckDefs(root, plan)
+	for _, p := range []string{"hack/lint", "hack/vet.sh", "web/scripts/test.mjs", "web/scripts/build.sh", "tools/ci/check.py"} {
+		if _, ok := defs[p]; !ok {
+			t.Errorf("%s is not a check definition; defs %v", p, slices.Sorted(maps.Keys(defs)))
+		}
+	}
+	if _, ok := defs["app.py"]; ok {
+		t.Errorf("app.py, which only the run target runs, is a check definition")
+	}
+}
