@@ -3,10 +3,9 @@
 package runner
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/vbd-dev/vbd/state"
 )
 
 // alive treats a zombie as dead: it is gone, only not yet reaped.
@@ -14,10 +13,6 @@ func alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); err != nil {
 		return false
 	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat))
-	return len(fields) > 2 && fields[2] != "Z"
+	st, ok := state.ReadProcStat(pid)
+	return ok && st.State != 'Z'
 }

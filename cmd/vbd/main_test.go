@@ -446,12 +446,8 @@ func processAlive(pid int) bool {
 	if !pidExists(pid) {
 		return false
 	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat))
-	return len(fields) > 2 && fields[2] != "Z"
+	st, ok := state.ReadProcStat(pid)
+	return ok && st.State != 'Z'
 }
 
 // cmdWaitFile waits up to 30s for a file to exist: waitfile PATH.
