@@ -198,8 +198,8 @@ func RecipeScripts(fsys fs.FS, file, target string) []string {
 	}
 	dir := parentDir(file)
 	var lines []string
-	switch base := path.Base(file); {
-	case base == "justfile" || base == "Justfile" || base == ".justfile" || base == "Taskfile.yml" || base == "Taskfile.yaml":
+	switch base := path.Base(file); base {
+	case "justfile", "Justfile", ".justfile", "Taskfile.yml", "Taskfile.yaml":
 		var f *runnerFile
 		if strings.HasPrefix(base, "Taskfile") {
 			f = parseTaskfile(file, data)
