@@ -65,11 +65,11 @@ var defPaths = []string{".cargo/config.toml", ".cargo/config",
 // the code, not of the tests, for the test-only rule (IsManifestDef).
 var manifestDefs = []string{"CMakeLists.txt", "Cargo.toml", "mix.exs", "composer.json", "deno.json", "deno.jsonc"}
 
-// IsManifestDef reports whether the slash path p is one of manifestDefs or a
-// CMake script (*.cmake).
+// IsManifestDef reports whether the slash path p is one of manifestDefs, a
+// CMake script (*.cmake) or an environment file (isEnvFile).
 func IsManifestDef(p string) bool {
 	base := path.Base(p)
-	return slices.Contains(manifestDefs, base) || strings.HasSuffix(base, ".cmake") && base != "CTestCustom.cmake"
+	return slices.Contains(manifestDefs, base) || strings.HasSuffix(base, ".cmake") && base != "CTestCustom.cmake" || isEnvFile(p)
 }
 
 // maxDefs bounds the check-definition files a plan has (a CMake project's
@@ -77,7 +77,7 @@ func IsManifestDef(p string) bool {
 const maxDefs = 512
 
 // loadFlags are the flags whose value is a file (or module) a runner loads.
-var loadFlags = []string{"--require", "-r", "--import", "--loader", "--experimental-loader", "--test-reporter", "--reporter", "--setupFiles", "--setup-files", "--config", "-c", "--rootdir", "-p"}
+var loadFlags = []string{"--require", "-r", "--import", "--loader", "--experimental-loader", "--test-reporter", "--reporter", "--setupFiles", "--setup-files", "--config", "-c", "--rootdir", "-p", "--env-file", "--env-file-if-exists"}
 
 // maxDefSize bounds a check-definition file vbd reads.
 const maxDefSize = 1 << 20
@@ -120,7 +120,12 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		if !ok {
 			return
 		}
-		out[p] = digestOf(string(steering(p, data)))
+		steer := steering(p, data)
+		if isEnvFile(p) && len(steer) == 0 {
+			// No runner variable: the code's configuration only.
+			return
+		}
+		out[p] = digestOf(string(steer))
 		if len(data) > maxKeptDef || naming && !isCMake(p) {
 			data = nil
 		}
@@ -131,6 +136,9 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 			add(path.Join(d, n))
 		}
 		for _, n := range defPaths {
+			add(path.Join(d, n))
+		}
+		for _, n := range envDefaults {
 			add(path.Join(d, n))
 		}
 	}
@@ -352,6 +360,8 @@ func steering(p string, data []byte) []byte {
 		return []byte(b.String())
 	}
 	switch {
+	case isEnvFile(base):
+		return envSteering(data)
 	case isCMake(base):
 		return cmakeSteering(data)
 	case base == "Cargo.toml":
