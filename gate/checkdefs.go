@@ -432,8 +432,9 @@ func namedFiles(text string, relPaths bool) []string {
 }
 
 // hookEntries are the files a pre-commit configuration's entry lines name:
-// the first word of each entry (a local hook's script), and the ./paths in
-// the rest (sh -c './check.sh').
+// the first word of each entry (a local hook's script), the ./paths in
+// the rest (sh -c './check.sh'), and the script a shell or an interpreter
+// it starts runs (detect.ScriptsRun).
 func hookEntries(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
@@ -447,6 +448,9 @@ func hookEntries(text string) []string {
 			out = append(out, f[0])
 		}
 		out = append(out, namedFiles(v, true)...)
+		// The script an interpreter or a shell runs (sh hack/lint, python3
+		// tools/check.py, bash -c 'hack/lint'), as a recipe's.
+		out = append(out, detect.ScriptsRun(v, ".")...)
 	}
 	return out
 }
