@@ -155,9 +155,10 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 	// project's add_subdirectory and include tree whole, where its tests
 	// are declared).
 	naming = true
+	sourcing := map[string]bool{} // shell files another one sources
 	for i, first := 0, len(queue); i < len(queue); i++ {
 		p, data := queue[i].path, queue[i].data
-		if i >= first && !isCMake(p) {
+		if i >= first && !isCMake(p) && !sourcing[p] {
 			continue
 		}
 		if data == nil {
@@ -168,6 +169,14 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		base := path.Base(p)
 		for _, f := range configNames(base, data) {
 			add(path.Join(path.Dir(p), f))
+		}
+		if isShellScript(base) {
+			for _, f := range sourcedFiles(path.Dir(p), data, dirs) {
+				if _, seen := out[f]; !seen {
+					sourcing[f] = true
+					add(f)
+				}
+			}
 		}
 		if strings.HasPrefix(base, ".pre-commit-config.") {
 			for _, f := range hookEntries(string(data)) {
