@@ -47,6 +47,13 @@ var defNames = []string{
 	"composer.json", "phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml",
 	"CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "CTestCustom.cmake",
 	"Cargo.toml", "mix.exs", "deno.json", "deno.jsonc", "bunfig.toml", "noxfile.py", "tox.toml",
+	// The linters' and type checkers' own configuration, which configures
+	// nothing but the check: an exclude or ignore_errors there passes it
+	// with the finding still in the code.
+	"mypy.ini", ".mypy.ini", "ruff.toml", ".ruff.toml", "pyrightconfig.json", ".flake8", ".pylintrc", "pylintrc",
+	".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json", ".shellcheckrc",
+	"eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts", ".eslintrc", ".eslintrc.js",
+	".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc.yaml", ".eslintignore",
 }
 
 // defPaths are check-definition files below a check's directory: Cargo's
@@ -351,6 +358,11 @@ var jsonSteering = map[string][]string{
 	"deno.jsonc":    {"test", "tasks", "exclude", "workspace"},
 }
 
+// pyprojectSteering are the [tool.*] tables of pyproject.toml that steer
+// checks: the runners' and the linters' (a [tool.mypy] exclude passes
+// mypy with the error still there).
+var pyprojectSteering = []string{"pytest", "vbd", "tox", "mypy", "ruff", "pyright", "pylint", "flake8"}
+
 // steering is the part of a definition file that steers checks.
 func steering(p string, data []byte) []byte {
 	base := path.Base(p)
@@ -385,7 +397,10 @@ func steering(p string, data []byte) []byte {
 		for _, line := range strings.Split(string(data), "\n") {
 			t := strings.TrimSpace(line)
 			if strings.HasPrefix(t, "[") {
-				in = strings.HasPrefix(t, "[tool.pytest") || strings.HasPrefix(t, "[tool.vbd") || strings.HasPrefix(t, "[tool.tox")
+				in = false
+				for _, table := range pyprojectSteering {
+					in = in || strings.HasPrefix(t, "[tool."+table)
+				}
 			}
 			if in {
 				b.WriteString(line + "\n")
