@@ -28,7 +28,7 @@ func splitOf(t *testing.T, dir string, files map[string]string) TreeSplit {
 			continue
 		}
 		fd := FileDigest{Raw: digestOf(content)}
-		fd.Sem, fd.Tests = semOf(dir, p)
+		fd.Sem, fd.Tests, fd.Sup = semOf(dir, p)
 		s.Files[p] = fd
 	}
 	return s

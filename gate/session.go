@@ -41,6 +41,9 @@ const (
 	// FindSameTree: a test that failed passes on the tree it failed on
 	// (a flaky test, or a change outside the tree: a forged build output).
 	FindSameTree FindingKind = "same-tree"
+	// FindSuppressed: a check that is no test passes after suppression
+	// comments were added to the code it found fault with.
+	FindSuppressed FindingKind = "suppressed"
 	// FindPlan: the plan verifies less than the session's plan.
 	FindPlan FindingKind = "plan"
 	// FindRunner: a test runner in an ignored directory changed.
@@ -104,6 +107,10 @@ type FailingCheck struct {
 	// vbd sees (a flaky test, a build output forged in an ignored
 	// directory, the environment).
 	SameTree bool `json:"same_tree,omitempty"`
+	// Suppressed, once set, are the files where a check that is no test
+	// (a linter, pre-commit's hooks) gained suppression comments between
+	// its failing run and its pass.
+	Suppressed []string `json:"suppressed,omitempty"`
 }
 
 // FileDigest is one file that is not a test file: Raw a digest of its
@@ -115,6 +122,9 @@ type FileDigest struct {
 	// Tests is, for a Rust file, a digest of its #[cfg(test)] items (its
 	// unit tests), which Sem leaves out: "" when it has none.
 	Tests string `json:"t,omitempty"`
+	// Sup is how many suppression comments the file holds (# noqa,
+	// # type: ignore, //nolint…: suppressionMarkers).
+	Sup int `json:"u,omitempty"`
 }
 
 // TreeSplit is a work tree seen as code and tests, for FollowFailing.
@@ -176,9 +186,9 @@ func SplitTree(t *state.Tree, known map[string]FileDigest, defs ...map[string]st
 		}
 		fd := FileDigest{Raw: digestOf(states[p])}
 		if k, ok := known[p]; ok && k.Raw == fd.Raw {
-			fd.Sem, fd.Tests = k.Sem, k.Tests
+			fd.Sem, fd.Tests, fd.Sup = k.Sem, k.Tests, k.Sup
 		} else if srcdigest.LangOf(p) != "" {
-			fd.Sem, fd.Tests = semOf(t.Root, p)
+			fd.Sem, fd.Tests, fd.Sup = semOf(t.Root, p)
 		}
 		files[p] = fd
 	}
@@ -187,17 +197,20 @@ func SplitTree(t *state.Tree, known map[string]FileDigest, defs ...map[string]st
 
 // semOf is the meaning of the source file p under root (srcdigest), and
 // for a Rust file apart from its #[cfg(test)] items, which tests is the
-// digest of (rustSplit); "" when it cannot be read or digested.
-func semOf(root, p string) (sem, tests string) {
+// digest of (rustSplit); "" when it cannot be read or digested; and how
+// many suppression comments it holds.
+func semOf(root, p string) (sem, tests string, sup int) {
 	src, ok := readBounded(root, p)
 	if !ok {
-		return "", ""
+		return "", "", 0
 	}
+	sup = suppressions(src)
 	if srcdigest.LangOf(p) == srcdigest.Rust {
-		return rustSplit(p, src)
+		sem, tests = rustSplit(p, src)
+		return sem, tests, sup
 	}
 	d, _ := srcdigest.Digest(p, src)
-	return d, ""
+	return d, "", sup
 }
 
 // readBounded reads the file p under root, a regular file of at most
@@ -320,7 +333,13 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 					}
 				}
 			}
+			if !fc.Test && fc.Suppressed == nil && fc.Files != nil && tree.Files != nil {
+				fc.Suppressed = suppressionsAdded(fc.Files, tree.Files)
+			}
 			switch {
+			case len(fc.Suppressed) > 0:
+				found = append(found, suppressed(fc))
+				next = append(next, fc)
 			case len(fc.TestOnly) > 0 || len(fc.NoFix) > 0:
 				found = append(found, testOnly(fc))
 				next = append(next, fc)
@@ -362,7 +381,7 @@ func Followed(c detect.Check) bool {
 // failed is fc after a failing run of its check.
 func failed(fc *FailingCheck, o *verdict.Outcome, tree TreeSplit) FailingCheck {
 	f := *fc
-	f.TestOnly, f.NoFix, f.SameTree, f.Code, f.Tests, f.Files, f.Test = nil, nil, false, tree.Code, tree.Tests, tree.Files, o.Check.Kind == detect.KindTest
+	f.TestOnly, f.NoFix, f.SameTree, f.Suppressed, f.Code, f.Tests, f.Files, f.Test = nil, nil, false, nil, tree.Code, tree.Tests, tree.Files, o.Check.Kind == detect.KindTest
 	if ev := o.Evidence; ev != nil {
 		for _, x := range ev.Failures {
 			if x.Name != "" && !slices.Contains(f.Names, x.Name) {

@@ -292,7 +292,7 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 	if len(parts) == 0 {
 		return
 	}
-	for _, k := range []vbdgate.FindingKind{vbdgate.FindFailing, vbdgate.FindTestOnly, vbdgate.FindSameTree, vbdgate.FindPlan, vbdgate.FindRunner} {
+	for _, k := range []vbdgate.FindingKind{vbdgate.FindFailing, vbdgate.FindTestOnly, vbdgate.FindSuppressed, vbdgate.FindSameTree, vbdgate.FindPlan, vbdgate.FindRunner} {
 		if kinds[k] {
 			advice = append(advice, findingAdvice[k])
 		}
@@ -328,11 +328,12 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 
 // findingAdvice is what the agent is asked to do about a finding.
 var findingAdvice = map[vbdgate.FindingKind]string{
-	vbdgate.FindFailing:  "Make them run and pass, or tell the user plainly that you removed them and why.",
-	vbdgate.FindTestOnly: "Tell the user plainly that you changed the tests, not the code under test, and why: an assertion changed to match the bug, or an emptied test, passes without fixing anything.",
-	vbdgate.FindSameTree: "Tell the user plainly why it passes now: a test that passes on a second try proves nothing, and a build output or installed package changed by hand is no fix.",
-	vbdgate.FindPlan:     "Restore what was dropped, or tell the user plainly what you changed in what vbd verifies, and why.",
-	vbdgate.FindRunner:   "Restore it (reinstall the dependencies), or tell the user plainly what you changed and why.",
+	vbdgate.FindFailing:    "Make them run and pass, or tell the user plainly that you removed them and why.",
+	vbdgate.FindTestOnly:   "Tell the user plainly that you changed the tests, not the code under test, and why: an assertion changed to match the bug, or an emptied test, passes without fixing anything.",
+	vbdgate.FindSuppressed: "Fix what the check found, or tell the user plainly which findings you suppressed and why.",
+	vbdgate.FindSameTree:   "Tell the user plainly why it passes now: a test that passes on a second try proves nothing, and a build output or installed package changed by hand is no fix.",
+	vbdgate.FindPlan:       "Restore what was dropped, or tell the user plainly what you changed in what vbd verifies, and why.",
+	vbdgate.FindRunner:     "Restore it (reinstall the dependencies), or tell the user plainly what you changed and why.",
 }
 
 // RatchetLost says what the session lost: "3 tests that passed at the
