@@ -36,7 +36,9 @@ func TestFollowFailingSuppressed(t *testing.T) {
 		if (len(got) > 0) != (tc.want != nil) {
 			t.Errorf("%s: findings %q, want one naming %q", tc.name, got, tc.want)
 		}
-		if tc.want != nil && len(got) == 1 && !slices.ContainsFunc(tc.want, func(p string) bool { return got[0] == "`lint` failed earlier in this session and passes now after suppression comments were added ("+p+"): what it found is still in the code" }) {
+		if tc.want != nil && len(got) == 1 && !slices.ContainsFunc(tc.want, func(p string) bool {
+			return got[0] == "`lint` failed earlier in this session and passes now after suppression comments were added ("+p+"): what it found is still in the code"
+		}) {
 			t.Errorf("%s: finding %q", tc.name, got[0])
 		}
 	}
