@@ -371,11 +371,17 @@ func FollowFailing(prev []FailingCheck, now []verdict.Outcome, tree TreeSplit) (
 	return next, found
 }
 
-// Followed reports whether a failing check is followed: a test check, or
+// Followed reports whether a failing check is followed: a test check,
 // pre-commit and prek, whose hooks are counted (a failing hook moved to the
-// manual stage, or removed, is a hook that no longer runs).
+// manual stage, or removed, is a hook that no longer runs), and a linter,
+// vet or type checker, whose pass after suppression comments alone is
+// questioned (suppressionsAdded).
 func Followed(c detect.Check) bool {
-	return c.Kind == detect.KindTest || c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerPrek
+	switch c.Kind {
+	case detect.KindTest, detect.KindLint, detect.KindVet, detect.KindTypecheck:
+		return true
+	}
+	return c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerPrek
 }
 
 // failed is fc after a failing run of its check.
