@@ -380,6 +380,7 @@ func Followed(c detect.Check) bool {
 	switch c.Kind {
 	case detect.KindTest, detect.KindLint, detect.KindVet, detect.KindTypecheck:
 		return true
+	case detect.KindBuild, detect.KindOther:
 	}
 	return c.Runner == detect.RunnerPreCommit || c.Runner == detect.RunnerPrek
 }
