@@ -72,7 +72,7 @@ func (d *detector) jsTool(dir, tool string) (argv []string, why, setup string) {
 		return []string{tool}, tool + " from PATH", ""
 	}
 	pm, _ := d.packageManager(dir, packageJSON{})
-	return []string{tool}, tool + " is not installed", fmt.Sprintf("%s is not installed (no node_modules/.bin/%s, not on PATH): run `%s`", tool, tool, InstallCommand(pm))
+	return []string{tool}, tool + " is not installed", fmt.Sprintf("%s is not installed (no node_modules/.bin/%s, not on PATH): run `%s`", tool, tool, d.installCommand(dir, pm))
 }
 
 // jsonKeys reads the keys of the object at field (nested names) of a

@@ -229,11 +229,38 @@ func (d *detector) npmSetup(dir, pm string, pj packageJSON) string {
 			break
 		}
 	}
-	cmd := InstallCommand(pm)
-	if pm == "yarn" && d.yarnClassic(dir) {
+	cmd := d.installCommand(dir, pm)
+	if pm == "yarn" && d.yarnClassic(dir) && d.locked(dir) {
 		cmd = yarnClassicInstall
 	}
 	return "dependencies are not installed (no node_modules): run `" + cmd + "`"
+}
+
+// installCommand is the command that installs a package's dependencies:
+// the frozen install where a lockfile is there to follow, else the plain
+// one (`npm ci` and `pnpm install --frozen-lockfile` refuse to run without
+// a lockfile, and many libraries commit none).
+func (d *detector) installCommand(dir, pm string) string {
+	if d.locked(dir) {
+		return InstallCommand(pm)
+	}
+	return pm + " install"
+}
+
+// locked reports whether a lockfile is in dir or a directory above it
+// (pnpm-workspace.yaml and bunfig.toml name a package manager but lock
+// nothing).
+func (d *detector) locked(dir string) bool {
+	for p := dir; ; p = parentDir(p) {
+		for _, l := range lockfiles {
+			if l.file != "pnpm-workspace.yaml" && l.file != "bunfig.toml" && d.tree.has(p, l.file) {
+				return true
+			}
+		}
+		if p == "." {
+			return false
+		}
+	}
 }
 
 // InstallCommand is the one command that installs a package manager's
