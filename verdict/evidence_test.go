@@ -117,6 +117,12 @@ var fixtures = []fixture{
 	{file: "mocha-m2-glob-no-match", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no test files"},
 	{file: "mocha-m3-empty-spec", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "0 tests ran", counted: true},
 	{file: "mocha-m4-all-pending", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "all 2 tests skipped", counted: true, skipped: 2, total: 2},
+	// AVA 6.4 (and 3.15, chalk's), CI=true: its default reporter.
+	{file: "ava3-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "2 passed, 2 skipped", counted: true, passed: 2, skipped: 2, total: 4, evRunner: "ava"},
+	{file: "ava-pass", runner: detect.RunnerNPM, exit: 0, status: Pass, detail: "2 passed, 2 skipped", counted: true, passed: 2, skipped: 2, total: 4, evRunner: "ava"},
+	{file: "ava-fail", runner: detect.RunnerNPM, exit: 1, status: Fail, detail: "exit 1", counted: true, failed: 1, total: 1},
+	{file: "ava-skip", runner: detect.RunnerNPM, exit: 0, status: Vacuous, detail: "all 1 tests skipped", counted: true, skipped: 1, total: 1},
+	{file: "ava-nofiles", runner: detect.RunnerNPM, exit: 1, status: Vacuous, detail: "no test files"},
 
 	// make.
 	{file: "make-k1-no-rule", runner: detect.RunnerMake, exit: 2, status: Vacuous, detail: "no such make target", evRunner: "make"},

@@ -41,13 +41,14 @@ const (
 	rSwift
 	rDeno
 	rBun
+	rAva
 	numRunners
 )
 
 // runnerNames are the names Evidence.Runner shows, joined by "+" when a
 // wrapper ran several.
 var runnerNames = [numRunners]string{"go test", "node --test", "jest", "vitest", "mocha", "pytest", "unittest", "cargo test", "pre-commit", "bazel test", "nx", "turbo", "lefthook", "pyright", "maven", "gradle",
-	"rspec", "minitest", "rubocop", "phpunit", "ctest", "mix test", "tox", "nox", "dotnet test", "swift test", "deno test", "bun test"}
+	"rspec", "minitest", "rubocop", "phpunit", "ctest", "mix test", "tox", "nox", "dotnet test", "swift test", "deno test", "bun test", "ava"}
 
 // runnerTally is what one runner's lines showed.
 type runnerTally struct {

@@ -83,6 +83,7 @@ func textMatchers() []textMatcher {
 		lefthookMatcher(),
 		tapMatcher(),
 		mochaMatcher(),
+		avaMatcher(),
 		goTextMatcher(),
 		jestMatcher(),
 		vitestMatcher(),

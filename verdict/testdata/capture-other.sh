@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Recaptures the non-Go fixtures in output/ from real runs: node --test, npm,
-# jest, vitest, mocha, make, python3 -m unittest (pyenv 3.11/3.12/3.13),
+# jest, vitest, mocha, AVA, make, python3 -m unittest (pyenv 3.11/3.12/3.13),
 # pytest, cargo test and pre-commit. Each fixture is the combined
 # stdout+stderr of one run; the exit code is recorded in evidence_test.go.
 #
 # Usage: TOOLS=/path/with/node_modules bash capture-other.sh
-# where TOOLS holds `npm install jest@30 vitest@4 mocha@12` (the versions
-# vacuous-passes.md measured). Runners that are missing are skipped.
+# where TOOLS holds `npm install jest@30 vitest@4 mocha@12 ava@6` (the versions
+# vacuous-passes.md measured; AVA 6.4, and ava3-pass from chalk's AVA 3.15). Runners that are missing are skipped.
 set -u
 out=$(cd "$(dirname "$0")" && pwd)/output
 tools=${TOOLS:-}
@@ -122,6 +122,19 @@ if [ -n "$tools" ] && [ -x "$tools/node_modules/.bin/jest" ]; then
 	cap mocha-m4-all-pending "$w/m4" "$bin/mocha"
 	cap mocha-pass "$w/mpass" "$bin/mocha"
 	cap mocha-fail "$w/mfail" "$bin/mocha"
+
+	mkdir -p "$w/anofiles" "$w/apass/test" "$w/afail/test" "$w/askip/test"
+	for d in anofiles apass afail askip; do
+		printf '{"type":"module","ava":{"files":["test/**"]}}\n' >"$w/$d/package.json"
+		ln -s "$tools/node_modules" "$w/$d/node_modules"
+	done
+	printf "import test from 'ava';\ntest('one', t => { t.pass(); });\ntest('two', t => { t.is(1, 1); });\ntest.skip('skipped', t => { t.pass(); });\ntest.todo('later');\n" >"$w/apass/test/a.js"
+	printf "import test from 'ava';\ntest('one', t => { t.pass(); });\ntest('bad', t => { t.is(1, 2); });\n" >"$w/afail/test/a.js"
+	printf "import test from 'ava';\ntest.skip('one', t => { t.pass(); });\n" >"$w/askip/test/a.js"
+	cap ava-nofiles "$w/anofiles" env NO_COLOR=1 "$bin/ava"
+	cap ava-pass "$w/apass" env NO_COLOR=1 "$bin/ava"
+	cap ava-fail "$w/afail" env NO_COLOR=1 "$bin/ava"
+	cap ava-skip "$w/askip" env NO_COLOR=1 "$bin/ava"
 fi
 
 # ---- make ----
