@@ -12,7 +12,8 @@ import (
 // own checks in its own root, unless something runs them all at once: a
 // root script that recurses (`pnpm -r test`, `npm test --workspaces`,
 // `yarn workspaces run test`, `lerna run test`, `turbo run test`, `nx
-// run-many -t test`) or a build system vbd delegates to (Nx, Turborepo).
+// run-many -t test`), a build system vbd delegates to (Nx, Turborepo), or
+// a root vitest whose config lists them as projects (vitest_projects.go).
 // Then the packages' scripts are covered by it, so nothing runs twice.
 
 // jsState is what JS workspace detection keeps between detectors.
@@ -365,6 +366,7 @@ func (d *detector) coverWorkspaces() {
 				}
 			}
 		}
+		d.coverVitestProjects(dir, byDir[dir], membersOf(dir))
 	}
 }
 
