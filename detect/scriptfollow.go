@@ -51,7 +51,8 @@ func (d *detector) scanLocalScript(words []string, cur string) []makeRef {
 }
 
 // localScript is the repository path of the script a command runs, if
-// it runs one by path: ./x.sh, scripts/x, or sh/bash followed by one.
+// it runs one by path (scriptOperand): ./x.sh, scripts/x, sh hack/x,
+// python3 tools/x.py. Never outside the tree.
 func localScript(words []string, cur string) (string, bool) {
 	for len(words) > 0 && (shellPrefixes[words[0]] || isAssignment(words[0])) {
 		words = words[1:]
@@ -59,25 +60,8 @@ func localScript(words []string, cur string) (string, bool) {
 	if len(words) == 0 {
 		return "", false
 	}
-	w := words[0]
-	switch w {
-	case "sh", "bash", "dash", "zsh", "/bin/sh", "/bin/bash", "/usr/bin/env":
-		if len(words) < 2 || strings.HasPrefix(words[1], "-") {
-			return "", false // sh -c '…', bash -eu x: not a plain script path
-		}
-		w = words[1]
-		if w == "bash" || w == "sh" { // /usr/bin/env bash x.sh
-			if len(words) < 3 {
-				return "", false
-			}
-			w = words[2]
-		}
-	default:
-		if !strings.Contains(w, "/") {
-			return "", false // a program on PATH
-		}
-	}
-	if w == "" || strings.ContainsAny(w, "$`*?[") || path.IsAbs(w) {
+	w, ok := scriptOperand(words)
+	if !ok || w == "" || strings.ContainsAny(w, "$`*?[") || path.IsAbs(w) {
 		return "", false
 	}
 	p := path.Join(cur, w)
@@ -135,17 +119,9 @@ func ScriptsRun(text, dir string) []string {
 				cur, known = cdTarget(cur, known, words[1:])
 				continue
 			}
-			p, ok := scriptOperand(words)
-			if !ok || p == "" || strings.ContainsAny(p, "$`*?[") || path.IsAbs(p) {
-				continue
+			if p, ok := localScript(words, cur); ok && known {
+				out = append(out, p)
 			}
-			if !known {
-				continue
-			}
-			if p = path.Join(cur, p); p == ".." || strings.HasPrefix(p, "../") {
-				continue
-			}
-			out = append(out, p)
 		}
 	}
 	return out
