@@ -5,7 +5,6 @@ package main
 
 import (
 	"os"
-	"runtime/debug"
 
 	"github.com/vbd-dev/vbd/supervise"
 )
@@ -14,7 +13,7 @@ import (
 // supervise): in a worker process watched by this one, which answers a
 // block if the worker crashes. Every other command runs here.
 func main() {
-	tuneGC()
+	supervise.TuneGC()
 	args := os.Args[1:]
 	if w, ok := supervise.TakeWorker(); ok {
 		os.Exit(w.Exit(vbdMainEnv(args, env{stdin: os.Stdin, stdout: os.Stdout, stderr: w.Stderr, deadline: w.Deadline})))
@@ -25,27 +24,4 @@ func main() {
 		}
 	}
 	os.Exit(vbdMain(args, os.Stdin, os.Stdout, os.Stderr))
-}
-
-// gcPercent and gcSoftLimit are the collector's settings in vbd's own
-// process (never its checks': a variable would reach them). A run lives
-// tens of milliseconds and its live heap is small and bounded (the
-// capture is rings and capped logs), so Go's default of collecting at
-// every doubling spent 2-5 ms of a reused Stop's 40 in the collector.
-// The soft limit keeps a big tree's walk (100k files) from growing the
-// heap five times over: past it the collector runs as often as it must.
-const (
-	gcPercent   = 400
-	gcSoftLimit = 512 << 20
-)
-
-// tuneGC applies gcPercent and gcSoftLimit unless the user set GOGC or
-// GOMEMLIMIT, which win.
-func tuneGC() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(gcPercent)
-	}
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(gcSoftLimit)
-	}
 }
