@@ -3,9 +3,10 @@ package detect
 import (
 	"io/fs"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // A script that runs a small program of its own (`node report.js`,
@@ -21,10 +22,10 @@ const maxScriptFile = 64 << 10
 var (
 	// printCall is a print call of JS or Python and its first argument,
 	// when that is one string literal.
-	printCall = regexp.MustCompile(`(?:console\.(?:log|info)|process\.stdout\.write|print)\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*[,)]`)
+	printCall = lazyre.New(`(?:console\.(?:log|info)|process\.stdout\.write|print)\(\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')\s*[,)]`)
 	// testFramework is a test framework a file loads: its output is a
 	// runner's, not a forgery.
-	testFramework = regexp.MustCompile(`(?:require\(|from |import )\s*['"]?(?:node:test|tape|tap|zora|uvu|mocha|ava|jest|vitest|@jest/|chai|unittest|pytest|doctest)\b`)
+	testFramework = lazyre.New(`(?:require\(|from |import )\s*['"]?(?:node:test|tape|tap|zora|uvu|mocha|ava|jest|vitest|@jest/|chai|unittest|pytest|doctest)\b`)
 )
 
 // appendFilePrints adds to dst the prints of the program files that cmds

@@ -1,9 +1,10 @@
 package detect
 
 import (
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/vbd-dev/vbd/internal/lazyre"
 )
 
 // rakefile is what vbd reads of a Rakefile without running Ruby: the
@@ -24,13 +25,13 @@ type rakefile struct {
 var (
 	// Rake::TestTask.new(:test), RSpec::Core::RakeTask.new("spec"),
 	// Minitest::TestTask.create(:unit); the name defaults to test (spec).
-	rakeTestTask = regexp.MustCompile(`\b(Rake::TestTask|RSpec::Core::RakeTask|Minitest::TestTask|RuboCop::RakeTask)\s*\.\s*(?:new|create)\b\s*(?:\(\s*)?(?:[:"']([\w:-]+)["']?)?`)
+	rakeTestTask = lazyre.New(`\b(Rake::TestTask|RSpec::Core::RakeTask|Minitest::TestTask|RuboCop::RakeTask)\s*\.\s*(?:new|create)\b\s*(?:\(\s*)?(?:[:"']([\w:-]+)["']?)?`)
 	// task default: :test, task :default => [:spec, :rubocop],
 	// task(default: %i[test]), task "default" => "test".
-	rakeDefault = regexp.MustCompile(`(?m)^\s*task\s*\(?\s*(?:default:|:default\s*=>|["']default["']\s*=>)\s*(.+?)\)?\s*(?:#.*)?$`)
+	rakeDefault = lazyre.New(`(?m)^\s*task\s*\(?\s*(?:default:|:default\s*=>|["']default["']\s*=>)\s*(.+?)\)?\s*(?:#.*)?$`)
 	// task :test do, task "spec" do: a task of a test's name with a body.
-	rakeNamedTask = regexp.MustCompile(`(?m)^\s*task\s*\(?\s*[:"']?(test|spec)["']?\s*(?:do|\{|\)|$|,)`)
-	rakeWord      = regexp.MustCompile(`[\w:-]+`)
+	rakeNamedTask = lazyre.New(`(?m)^\s*task\s*\(?\s*[:"']?(test|spec)["']?\s*(?:do|\{|\)|$|,)`)
+	rakeWord      = lazyre.New(`[\w:-]+`)
 )
 
 // parseRakefile reads the test tasks and the default task's

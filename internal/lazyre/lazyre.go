@@ -20,37 +20,51 @@ import (
 // vbd uses; all are safe for concurrent use.
 type Regexp struct {
 	expr string
-	re   func() *regexp.Regexp
+	once sync.Once
+	re   *regexp.Regexp
 }
 
 // inTest says whether this is a test binary (its name ends in ".test").
 var inTest = strings.HasSuffix(os.Args[0], ".test")
 
 // New returns a Regexp for expr, which must compile (regexp.MustCompile
-// panics on first use otherwise, and at once in tests).
+// panics on first use otherwise, and at once in tests). It allocates the
+// Regexp only: a sync.OnceValue here cost each pattern four closures at
+// start-up, for about 80 patterns in every vbd process.
 func New(expr string) *Regexp {
-	r := &Regexp{expr: expr, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
+	r := &Regexp{expr: expr}
 	if inTest {
-		r.re()
+		r.compiled()
 	}
 	return r
+}
+
+func (r *Regexp) compiled() *regexp.Regexp {
+	r.once.Do(func() { r.re = regexp.MustCompile(r.expr) })
+	return r.re
 }
 
 // String is the source text.
 func (r *Regexp) String() string { return r.expr }
 
-func (r *Regexp) Match(b []byte) bool                  { return r.re().Match(b) }
-func (r *Regexp) MatchString(s string) bool            { return r.re().MatchString(s) }
-func (r *Regexp) FindSubmatch(b []byte) [][]byte       { return r.re().FindSubmatch(b) }
-func (r *Regexp) FindStringSubmatch(s string) []string { return r.re().FindStringSubmatch(s) }
-func (r *Regexp) ReplaceAll(src, repl []byte) []byte   { return r.re().ReplaceAll(src, repl) }
+func (r *Regexp) Match(b []byte) bool                  { return r.compiled().Match(b) }
+func (r *Regexp) MatchString(s string) bool            { return r.compiled().MatchString(s) }
+func (r *Regexp) FindSubmatch(b []byte) [][]byte       { return r.compiled().FindSubmatch(b) }
+func (r *Regexp) FindStringSubmatch(s string) []string { return r.compiled().FindStringSubmatch(s) }
+func (r *Regexp) ReplaceAll(src, repl []byte) []byte   { return r.compiled().ReplaceAll(src, repl) }
 func (r *Regexp) ReplaceAllString(src, repl string) string {
-	return r.re().ReplaceAllString(src, repl)
+	return r.compiled().ReplaceAllString(src, repl)
 }
 func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
-	return r.re().ReplaceAllStringFunc(src, repl)
+	return r.compiled().ReplaceAllStringFunc(src, repl)
 }
-func (r *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte { return r.re().FindAllSubmatch(b, n) }
+func (r *Regexp) FindAllSubmatch(b []byte, n int) [][][]byte {
+	return r.compiled().FindAllSubmatch(b, n)
+}
 func (r *Regexp) FindAllStringIndex(s string, n int) [][]int {
-	return r.re().FindAllStringIndex(s, n)
+	return r.compiled().FindAllStringIndex(s, n)
+}
+func (r *Regexp) FindAllString(s string, n int) []string { return r.compiled().FindAllString(s, n) }
+func (r *Regexp) FindAllStringSubmatch(s string, n int) [][]string {
+	return r.compiled().FindAllStringSubmatch(s, n)
 }

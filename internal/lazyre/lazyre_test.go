@@ -27,6 +27,12 @@ func TestSameAnswersAsRegexp(t *testing.T) {
 		if got, want := lazy.FindAllStringIndex(c.in, -1), eager.FindAllStringIndex(c.in, -1); len(got) != len(want) {
 			t.Errorf("%q on %q: FindAllStringIndex = %v, want %v", c.expr, c.in, got, want)
 		}
+		if got, want := lazy.FindAllString(c.in, -1), eager.FindAllString(c.in, -1); !slices.Equal(got, want) {
+			t.Errorf("%q on %q: FindAllString = %q, want %q", c.expr, c.in, got, want)
+		}
+		if got, want := lazy.FindAllStringSubmatch(c.in, -1), eager.FindAllStringSubmatch(c.in, -1); !slices.EqualFunc(got, want, slices.Equal) {
+			t.Errorf("%q on %q: FindAllStringSubmatch = %q, want %q", c.expr, c.in, got, want)
+		}
 		if lazy.String() != c.expr {
 			t.Errorf("String() = %q", lazy.String())
 		}
