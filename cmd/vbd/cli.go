@@ -185,18 +185,23 @@ func scopeVars() kong.Option {
 		var scope func(n *kong.Node, own kong.Vars)
 		scope = func(n *kong.Node, own kong.Vars) {
 			used := make(kong.Vars, len(own))
-			for name, v := range own {
-				used[name] = v
-			}
 			strs := []string{n.Help}
+			for name, v := range own { // a node's own set:"name=value"
+				used[name] = v
+				strs = append(strs, v)
+			}
 			values := append(append([]*kong.Value{}, n.Positional...), n.Argument)
 			for _, f := range n.Flags {
 				values = append(values, f.Value)
 				strs = append(strs, f.PlaceHolder)
 			}
 			for _, v := range values {
-				if v != nil {
-					strs = append(append(strs, v.Help, v.Default, v.Enum), v.Tag.Envs...)
+				if v == nil || v.Tag == nil {
+					continue
+				}
+				strs = append(append(strs, v.Help, v.Default, v.Enum), v.Tag.Envs...)
+				for _, tv := range v.Tag.Vars {
+					strs = append(strs, tv)
 				}
 			}
 			for _, s := range strs {

@@ -97,3 +97,30 @@ func TestUseVars(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeVarsSetTags: a node's or a flag's own set:"name=value" vars,
+// whose values name root vars in turn, interpolate as without scopeVars.
+func TestScopeVarsSetTags(t *testing.T) {
+	type grammar struct {
+		Cmd struct {
+			Flag string `help:"${own}, ${root}, ${mine}" set:"mine=M ${deep}" default:"${root}"`
+		} `cmd:"" help:"cmd ${own}" set:"own=O ${other}"`
+	}
+	vars := kong.Vars{"root": "R", "other": "X", "deep": "D", "unused": "U"}
+	var scoped, whole grammar
+	got, err := kong.New(&scoped, vars, scopeVars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := kong.New(&whole, vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, w := grammarText(got.Model.Node), grammarText(want.Model.Node)
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("scoped %q, want %q", g, w)
+	}
+	if !slices.Contains(g, "O X, R, M D") {
+		t.Errorf("the flag's help is not in %q", g)
+	}
+}
