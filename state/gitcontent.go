@@ -133,7 +133,10 @@ func (t *Tree) Digest(ctx context.Context) (string, error) {
 func (t *Tree) hash() string {
 	// A recheck learns HEAD's tree after its index is read: what was
 	// hashed ahead is used only if HEAD is still what it was hashed as.
-	h := t.indexSum
+	// It is used through a copy, so that it stays the index part alone: a
+	// recheck of an unchanged index starts from it too (Recheck), and the
+	// index (1 MB at 10k files) is hashed once per run, not once per walk.
+	h := cloneHash(t.indexSum)
 	if h == nil || t.indexSumHead != t.HeadTree {
 		h = t.hashIndex()
 	}
@@ -156,6 +159,20 @@ func (t *Tree) hashIndex() hash.Hash {
 	HashField(h, "index")
 	h.Write(t.index)
 	return h
+}
+
+// cloneHash is an independent copy of h's state, or nil when h is nil or
+// cannot be copied (then the caller hashes afresh).
+func cloneHash(h hash.Hash) hash.Hash {
+	c, ok := h.(hash.Cloner)
+	if !ok {
+		return nil
+	}
+	dup, err := c.Clone()
+	if err != nil {
+		return nil
+	}
+	return dup
 }
 
 // HashField writes s into h length-prefixed, so that no two lists of

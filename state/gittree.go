@@ -525,6 +525,9 @@ func (t *Tree) Recheck(ctx context.Context) (*Tree, error) {
 	fi, err := os.Stat(n.indexPath)
 	if err == nil && t.indexKey.ok && keyOf(fi).same(t.indexKey) && !t.indexKey.coarse() {
 		n.index, n.indexKey, n.tracked = t.index, t.indexKey, t.tracked
+		// The same bytes, hashed already: hash (through a copy) uses it
+		// if HEAD's tree is still the one it was hashed with.
+		n.indexSum, n.indexSumHead = t.indexSum, t.indexSumHead
 		close(n.indexed)
 	} else {
 		// Untracked files come from status here, so ls-files lists the

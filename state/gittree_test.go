@@ -316,9 +316,15 @@ func TestRecheckReusesWhatDidNotChange(t *testing.T) {
 		t.Errorf("walk of a dirty tree ran %d git commands, want 3 (rev-parse, status, hash-object): %q", len(got), got)
 	}
 	gitshim.Reset(t, log)
-	recheck(t, before)
+	same := recheck(t, before)
 	if got := gitshim.Calls(t, log); len(got) != 1 || !strings.HasPrefix(got[0], "status ") {
 		t.Errorf("recheck of an unchanged tree ran %q, want one git status", got)
+	}
+	// Nor is the index hashed again: the digest starts from the walk's
+	// hash of it (TestRecheckMatchesAFreshWalk holds the digest to a
+	// fresh walk's, so the walk's hash is left as it was).
+	if same.indexSum == nil || same.indexSum != before.indexSum {
+		t.Error("the recheck of an unchanged index hashed it again")
 	}
 	gitshim.Reset(t, log)
 	writeFile(t, root, "new.txt", "untracked, and longer now\n")
