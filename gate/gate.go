@@ -124,6 +124,10 @@ type Request struct {
 	// walk is a `git status` of hundreds of milliseconds. Not used with
 	// StateFrom.
 	Tree *state.Tree
+	// Ahead, when set, is the plan of Tree's work tree detected while git
+	// still walked it (PlanAhead), used instead of detecting it again.
+	// The caller Drops it when Verify did not use it.
+	Ahead *Ahead
 	// Verified says what the checks run on, for the receipt; empty means
 	// receipt.VerifiedWorkTree.
 	Verified string
@@ -216,7 +220,7 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 		// takeStamp finds it done (Digest computes once).
 		go func() { _, _ = tree.Digest(ctx) }()
 	}
-	repo, cfg, plan, err := loadPlan(ctx, repo, tree, req.Quick)
+	cfg, plan, err := planOf(ctx, req, repo, tree)
 	if err != nil {
 		return nil, err
 	}
@@ -260,6 +264,16 @@ func Verify(ctx context.Context, req Request) (*Verification, error) {
 		v.Warnings = append(v.Warnings, distrust)
 	}
 	return v, nil
+}
+
+// planOf is the plan Verify verifies: the one the caller had detected
+// ahead (Request.Ahead) for this tree, or loadPlan's.
+func planOf(ctx context.Context, req Request, repo state.Repo, tree *state.Tree) (*detect.Config, detect.Plan, error) {
+	if a := req.Ahead; a.take(tree, req.Quick) {
+		return a.cfg, a.plan, a.err
+	}
+	_, cfg, plan, err := loadPlan(ctx, repo, tree, req.Quick)
+	return cfg, plan, err
 }
 
 // applyScope marks the runnable checks the scope leaves out as skipped,

@@ -61,6 +61,11 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 	if tree == nil {
 		return nil, exitcode.Usagef("vbd pre-commit: %s is not inside a git work tree", repo.Root)
 	}
+	// Detection starts now, while git status still walks the tree: in
+	// place, the gate verifies this walk, and inspect must wait for the
+	// status to know whether it is in place at all.
+	ahead := gate.PlanAhead(ctx, tree, req.Quick)
+	defer ahead.Drop()
 	git := Git{Dir: repo.Root, Env: env}
 	staged, err := inspectTree(ctx, git, tree)
 	if err != nil {
@@ -96,8 +101,11 @@ func PreCommit(ctx context.Context, req PreCommitRequest) (*PreCommitResult, err
 	if staged.WorkTreeMatches() && ownIndex {
 		// The work tree is what is committed, and the walk's index the
 		// repository's own: the gate fingerprints and guards that walk.
-		greq.Tree = tree
+		greq.Tree, greq.Ahead = tree, ahead
 	} else {
+		// The snapshot is detected on its own: what was detected ahead
+		// is of the work tree, which is not what is committed.
+		ahead.Drop()
 		if snap, err = staged.Materialise(ctx, git); err != nil {
 			return nil, fmt.Errorf("copy the index to a snapshot: %w", err)
 		}
