@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/vbd-dev/vbd/detect"
+	"github.com/vbd-dev/vbd/receipt"
 	"github.com/vbd-dev/vbd/state"
 )
 
@@ -12,12 +13,15 @@ import (
 // whether the commit is verified in place at all (inspect), and detection
 // (5 ms at 10k files) then came after the status instead of beside it.
 // Verify uses it for a Request whose Tree and Quick are the ones it was
-// started with; a caller that does not verify that tree Drops it.
+// started with; a caller that does not verify that tree Drops it. The
+// receipts' heads are read ahead too, for the reuse lookup (every commit
+// is a new tree, whose lookup looks at each receipt and finds none).
 type Ahead struct {
 	tree  *state.Tree
 	quick bool
 	stop  context.CancelFunc
 	done  chan struct{}
+	heads *receipt.Heads
 
 	cfg      *detect.Config
 	plan     detect.Plan
@@ -29,10 +33,10 @@ type Ahead struct {
 // PlanAhead starts reading .vbd.toml and detecting the plan of tree's work
 // tree, as Verify would for a Request with that Tree: the tracked files
 // as soon as the index is read, the untracked ones once git status lists
-// them.
+// them; and the receipts' heads (receipt.ReadHeads).
 func PlanAhead(ctx context.Context, tree *state.Tree, quick bool) *Ahead {
 	ctx, stop := context.WithCancel(ctx)
-	a := &Ahead{tree: tree, quick: quick, stop: stop, done: make(chan struct{})}
+	a := &Ahead{tree: tree, quick: quick, stop: stop, done: make(chan struct{}), heads: receipt.ReadHeads(tree.StatePath())}
 	go func() {
 		defer close(a.done)
 		defer func() {
@@ -54,6 +58,16 @@ func (a *Ahead) Drop() {
 	}
 	a.stop()
 	<-a.done
+	a.heads.Wait()
+}
+
+// receiptHeads are the receipts' heads read ahead, once Verify has taken
+// a's plan (a Verify of another tree reads its own); nil otherwise.
+func (a *Ahead) receiptHeads() *receipt.Heads {
+	if a == nil || !a.used {
+		return nil
+	}
+	return a.heads
 }
 
 // take waits for a's plan when a was started for tree and quick; false

@@ -78,3 +78,38 @@ func TestDropWaitsForThePlanAhead(t *testing.T) {
 	var none *Ahead
 	none.Drop()
 }
+
+// The reuse lookup of a Verify that went on from a plan made ahead looks
+// through the receipts' heads read with it: a pass saved since is not
+// seen (a miss, so the checks run), where a lookup of its own finds it.
+func TestVerifyLooksUpTheReceiptsReadAhead(t *testing.T) {
+	ctx := context.Background()
+	dir := repo(t, "[[check]]\nname = \"lint\"\nkind = \"lint\"\nrun = \"true\"\n")
+	req := Request{Dir: dir, Runner: &fakeRunner{}, Environ: []string{"PATH=/usr/bin:/bin"}}
+	tree, err := state.WalkTree(ctx, dir, state.WalkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ahead := PlanAhead(ctx, tree, false)
+	defer ahead.Drop()
+	ahead.heads.Wait()
+	pass, err := Verify(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pass.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	own, err := Verify(ctx, req)
+	if err != nil || own.Reused == nil {
+		t.Fatalf("a Verify of its own did not reuse the pass: %v, %+v", err, own)
+	}
+	req.Tree, req.Ahead = tree, ahead
+	v, err := Verify(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Reused != nil {
+		t.Errorf("reused %s, a pass saved after the receipts were read ahead", v.Reused.Receipt)
+	}
+}

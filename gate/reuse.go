@@ -33,7 +33,7 @@ func tryReuse(ctx context.Context, req Request, v *Verification, tree *state.Tre
 		return false, ""
 	}
 	now := req.now()
-	q := receipt.Query{Fingerprint: stamp.Fingerprint, Mode: receipt.ModeOf(req.Quick), Now: now}
+	q := receipt.Query{Fingerprint: stamp.Fingerprint, Mode: receipt.ModeOf(req.Quick), Now: now, Heads: req.Ahead.receiptHeads()}
 	if v.Config != nil {
 		q.MaxAge = v.Config.ReuseMaxAge
 	}

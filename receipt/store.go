@@ -470,6 +470,42 @@ type Query struct {
 	// bound.
 	MaxAge time.Duration
 	Now    time.Time
+	// Heads, when set, are the store's receipts as read ahead (ReadHeads),
+	// looked through instead of reading each again; nil reads them now.
+	Heads *Heads
+}
+
+// Heads is the head of every receipt in a store, read ahead of a
+// FindReusable: git's pre-commit path reads them while git status still
+// walks the tree, and every commit is a new tree whose lookup misses
+// after looking at each of them (about 60 files).
+type Heads struct {
+	done  chan struct{}
+	dir   string
+	ids   []string
+	heads [][]byte // heads[i] is ids[i]'s first headBytes, or nil when unreadable
+	err   error
+}
+
+// Wait waits until h is read.
+func (h *Heads) Wait() { <-h.done }
+
+// ReadHeads starts reading the head of every receipt under stateDir,
+// newest first, and returns at once; FindReusable waits for it.
+func ReadHeads(stateDir string) *Heads {
+	h := &Heads{done: make(chan struct{}), dir: filepath.Join(stateDir, "receipts")}
+	go func() {
+		defer close(h.done)
+		s := Store{Dir: h.dir}
+		if h.ids, h.err = s.names(); h.err != nil {
+			return
+		}
+		h.heads = make([][]byte, len(h.ids))
+		for i, id := range h.ids {
+			h.heads[i], _ = readHead(s.Path(id))
+		}
+	}()
+	return h
 }
 
 // FindReusable returns the newest receipt that answers q, or nil. It must be
@@ -481,17 +517,35 @@ func (s Store) FindReusable(q Query) (*Receipt, error) {
 	if q.Fingerprint == "" {
 		return nil, nil
 	}
-	ids, err := s.names()
+	var (
+		ids   []string
+		heads [][]byte
+		err   error
+	)
+	if h := q.Heads; h != nil && filepath.Clean(h.dir) == filepath.Clean(s.Dir) {
+		<-h.done
+		ids, heads, err = h.ids, h.heads, h.err
+	} else {
+		ids, err = s.names()
+	}
 	if err != nil {
 		return nil, err
 	}
 	want := []byte(`"` + q.Fingerprint + `"`)
 	tried := map[string]bool{}
-	for _, id := range ids {
+	for i, id := range ids {
 		if tried[id] {
 			continue
 		}
-		data, ok := readIfHeadHas(s.Path(id), want)
+		var (
+			data []byte
+			ok   bool
+		)
+		if heads != nil {
+			data, ok = fromHead(s.Path(id), heads[i], want)
+		} else {
+			data, ok = readIfHeadHas(s.Path(id), want)
+		}
 		if !ok {
 			continue // most receipts are of other trees
 		}
@@ -540,20 +594,58 @@ func readIfHeadHas(path string, want []byte) (data []byte, ok bool) {
 		return nil, false
 	}
 	defer f.Close()
-	head := make([]byte, headBytes)
-	n, err := io.ReadFull(f, head)
-	head = head[:n]
+	head, whole, err := headOf(f)
 	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return head, bytes.Contains(head, want) // the whole file
 	case err != nil || !bytes.Contains(head, want):
 		return nil, false
+	case whole:
+		return head, true
 	}
 	rest, err := io.ReadAll(f)
 	if err != nil {
 		return nil, false
 	}
 	return append(head, rest...), true
+}
+
+// fromHead is readIfHeadHas of a head read ahead (readHead): a head that
+// is the whole file is the receipt; a longer receipt whose head holds
+// want is read again whole, so that its bytes are one reading of one file.
+func fromHead(path string, head, want []byte) (data []byte, ok bool) {
+	if head == nil || !bytes.Contains(head, want) {
+		return nil, false
+	}
+	if len(head) < headBytes {
+		return head, true
+	}
+	data, err := os.ReadFile(path)
+	return data, err == nil
+}
+
+// readHead reads the first headBytes of the file at path, or all of it
+// when it is shorter.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head, _, err := headOf(f)
+	return head, err
+}
+
+// headOf reads f's first headBytes; whole is true when that is all of f.
+func headOf(f *os.File) (head []byte, whole bool, err error) {
+	head = make([]byte, headBytes)
+	n, err := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return head, true, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return head, false, nil
 }
 
 // validID reports whether id has the shape newID gives, so that a receipt

@@ -339,17 +339,61 @@ func TestFindReusable(t *testing.T) {
 				}
 			}
 			tc.q.Now = now
-			got, err := s.FindReusable(tc.q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (got != nil) != tc.want {
-				t.Fatalf("FindReusable = %v, want found=%v", got, tc.want)
-			}
-			if got != nil && got.Verdict.Code != 0 {
-				t.Fatalf("reused a non-pass: %+v", got.Verdict)
+			// The same answer from the store and from its heads read
+			// ahead (ReadHeads).
+			for _, heads := range []*Heads{nil, ReadHeads(filepath.Dir(s.Dir))} {
+				tc.q.Heads = heads
+				got, err := s.FindReusable(tc.q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (got != nil) != tc.want {
+					t.Fatalf("FindReusable (heads read ahead: %v) = %v, want found=%v", heads != nil, got, tc.want)
+				}
+				if got != nil && got.Verdict.Code != 0 {
+					t.Fatalf("reused a non-pass: %+v", got.Verdict)
+				}
 			}
 		})
+	}
+}
+
+// A lookup through heads read ahead looks through those receipts: a big
+// pass whose head names the tree is read again whole, and trusted; one
+// saved after the heads were read is not seen (a miss: the run runs its
+// checks).
+func TestFindReusableThroughHeadsReadAhead(t *testing.T) {
+	fp := strings.Repeat("ab", 32)
+	s := Open(t.TempDir())
+	big := sample(fp, 0, Full)
+	for j := range 200 {
+		big.Checks = append(big.Checks, Check{Name: fmt.Sprintf("check %d", j), Status: "pass", Tail: []string{strings.Repeat("x", 100)}})
+	}
+	big.ID = newID(t0)
+	if _, err := s.Save(big, t0); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(s.Path(big.ID)); err != nil || fi.Size() <= headBytes {
+		t.Fatalf("the big receipt is not longer than a head: %v, %v", fi, err)
+	}
+	heads := ReadHeads(filepath.Dir(s.Dir))
+	heads.Wait()
+	later := sample(fp, 0, Full)
+	later.ID = newID(t0.Add(time.Second))
+	if _, err := s.Save(later, t0); err != nil {
+		t.Fatal(err)
+	}
+	q := Query{Fingerprint: fp, Mode: Full, Now: t0.Add(time.Minute)}
+	if got, err := s.FindReusable(q); err != nil || got == nil || got.ID != later.ID {
+		t.Fatalf("FindReusable now = %v, %v; want the newest pass %s", got, err, later.ID)
+	}
+	q.Heads = heads
+	got, err := s.FindReusable(q)
+	if err != nil || got == nil || got.ID != big.ID || len(got.Checks) != len(big.Checks) {
+		t.Fatalf("FindReusable through the heads = %v, %v; want the big pass %s whole", got, err, big.ID)
+	}
+	if d := s.Distrusted(); d != "" {
+		t.Errorf("distrusted: %s", d)
 	}
 }
 
