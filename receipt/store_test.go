@@ -246,6 +246,58 @@ func TestReusedRun(t *testing.T) {
 	}
 }
 
+// reusedRunOf, which reads a receipt from its end, agrees with reusedRun of
+// the whole file: for receipts shorter and longer than its tail, and for
+// one whose fields after the verdict are longer than the tail.
+func TestReusedRunOfAgreesWithReusedRun(t *testing.T) {
+	fp := strings.Repeat("ab", 32)
+	big := func(r *Receipt) *Receipt {
+		for j := range 200 {
+			r.Checks = append(r.Checks, Check{Name: fmt.Sprintf("check %d", j), Status: "pass", Tail: []string{strings.Repeat("x", 100)}})
+		}
+		return r
+	}
+	pointer := func(r *Receipt) *Receipt {
+		r.ReusedFrom = &ReusedFrom{Receipt: newID(t0), Fingerprint: fp, At: t0, Checks: 1}
+		return r
+	}
+	longEnd := pointer(sample(fp, 0, Full))
+	longEnd.Hook.Message = strings.Repeat("fix it\n", 2*tailBytes/7)
+	tricky := big(sample(fp, 0, Full))
+	tricky.Warnings = []string{"\n  \"verdict\": ", `"reused_from": {"receipt": "y"}`}
+	for name, tc := range map[string]struct {
+		r    *Receipt
+		want bool
+	}{
+		"small, ran its checks":             {sample(fp, 0, Full), false},
+		"small pointer":                     {pointer(sample(fp, 0, Full)), true},
+		"big, ran its checks":               {big(sample(fp, 0, Full)), false},
+		"pointer with a long end":           {longEnd, true},
+		"key texts in strings near its end": {tricky, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := Open(t.TempDir())
+			tc.r.ID = newID(t0.Add(time.Second))
+			path, err := s.Save(tc.r, t0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole := reusedRun(data)
+			got, err := reusedRunOf(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got != nil) != tc.want || (whole != nil) != tc.want || got != nil && *got != *whole {
+				t.Fatalf("reusedRunOf = %+v, reusedRun = %+v; want a pointer: %v (%d bytes)", got, whole, tc.want, len(data))
+			}
+		})
+	}
+}
+
 // A run that reuses a pass names it; the runs that reused it since, as
 // many as there were, lead back to it, and a name that is unusable (gone,
 // outside the store, a failure) falls back to reading the receipts in turn.
