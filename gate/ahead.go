@@ -49,11 +49,12 @@ func PlanAhead(ctx context.Context, tree *state.Tree, quick bool) *Ahead {
 	return a
 }
 
-// Drop stops a plan that Verify did not use and waits for it to end: no
-// detection reads the work tree after its caller moved on. It does
-// nothing to a plan Verify used.
+// Drop ends a: a plan Verify did not use is stopped and waited for, so
+// that no detection reads the work tree after its caller moved on; one it
+// used is done already. Its caller calls it once Verify has returned, or
+// instead of Verify.
 func (a *Ahead) Drop() {
-	if a == nil || a.used {
+	if a == nil {
 		return
 	}
 	a.stop()
