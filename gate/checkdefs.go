@@ -98,6 +98,13 @@ const maxKeptDef = 64 << 10
 // file, or package.json's scripts and runner keys, pyproject's
 // [tool.pytest] tables).
 func CheckDefs(root string, plan SessionPlan) map[string]string {
+	return CheckDefsProbed(root, plan, nil)
+}
+
+// CheckDefsProbed is CheckDefs, recording in probes every path it
+// consults (nil: none), so that a later stop can tell it would come out
+// the same.
+func CheckDefsProbed(root string, plan SessionPlan, probes *Probes) map[string]string {
 	out := map[string]string{}
 	dirs := []string{"."}
 	for _, c := range plan.Checks {
@@ -123,7 +130,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		if _, ok := out[p]; ok || len(out) >= maxDefs {
 			return
 		}
-		data, ok := readDef(root, p)
+		data, ok := readDef(root, p, probes)
 		if !ok {
 			return
 		}
@@ -139,7 +146,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		queue = append(queue, def{p, data})
 	}
 	for _, d := range dirs {
-		for _, n := range defNamesIn(root, d) {
+		for _, n := range defNamesIn(root, d, probes) {
 			add(path.Join(d, n))
 		}
 		for _, n := range defPaths {
@@ -153,7 +160,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 		for _, f := range namedFiles(c.Command, true) {
 			add(path.Join(c.Dir, f))
 		}
-		for _, f := range recipeScripts(root, c) {
+		for _, f := range recipeScripts(root, c, probes) {
 			add(f)
 		}
 	}
@@ -169,7 +176,7 @@ func CheckDefs(root string, plan SessionPlan) map[string]string {
 			continue
 		}
 		if data == nil {
-			if data, _ = readDef(root, p); data == nil {
+			if data, _ = readDef(root, p, probes); data == nil {
 				continue
 			}
 		}
@@ -206,7 +213,7 @@ var recipeFiles = map[string][]string{
 // own target runs (detect.RecipeScripts): sh hack/lint, ./scripts/t.sh,
 // python3 tools/check.py. They define the check as its recipe does: one
 // edited to `exit 0` passes the check with nothing checked.
-func recipeScripts(root string, c PlanCheck) []string {
+func recipeScripts(root string, c PlanCheck, probes *Probes) []string {
 	words := strings.Fields(c.Command)
 	if len(words) == 0 {
 		return nil
@@ -222,7 +229,7 @@ func recipeScripts(root string, c PlanCheck) []string {
 			break
 		}
 	}
-	fsys := os.DirFS(root)
+	fsys := ProbedFS(root, probes)
 	for _, n := range names {
 		f := path.Join(c.Dir, n)
 		if fi, err := fs.Stat(fsys, f); err == nil && fi.Mode().IsRegular() {
@@ -314,7 +321,8 @@ func isCheckScript(name string) bool {
 // stop). An entry of any type is kept (readDef follows a link and takes
 // regular files only). A directory too big to list for less than the
 // stats, or that cannot be listed, gets every name, stat'ed one by one.
-func defNamesIn(root, dir string) []string {
+func defNamesIn(root, dir string, probes *Probes) []string {
+	probes.See(dir)
 	f, err := os.Open(filepath.Join(root, filepath.FromSlash(dir)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -340,7 +348,8 @@ func defNamesIn(root, dir string) []string {
 // a listing costs more than stat'ing the names.
 const maxDefListing = 256
 
-func readDef(root, p string) ([]byte, bool) {
+func readDef(root, p string, probes *Probes) ([]byte, bool) {
+	probes.See(p)
 	full := filepath.Join(root, filepath.FromSlash(p))
 	fi, err := os.Stat(full)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxDefSize {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -810,6 +811,12 @@ const maxVenvStartup = 64
 // files, sitecustomize.py, usercustomize.py, pyvenv.cfg). The map is slash path (relative
 // to root) → content hash of the file it resolves to.
 func RunnerHashes(root string, plan SessionPlan) map[string]string {
+	return RunnerHashesProbed(root, plan, nil)
+}
+
+// RunnerHashesProbed is RunnerHashes, recording in probes every path it
+// consults (nil: none).
+func RunnerHashesProbed(root string, plan SessionPlan, probes *Probes) map[string]string {
 	out := map[string]string{}
 	cand := map[string]bool{}
 	dirs := []string{"."}
@@ -824,11 +831,13 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 			}
 		}
 		names = appendWords(names, c.Command)
+		probes.See(path.Join(c.Dir, "package.json"))
 		if scripts, err := npmScripts(filepath.Join(root, filepath.FromSlash(c.Dir), "package.json")); err == nil {
 			for _, s := range scripts {
 				names = appendWords(names, s)
 			}
 		}
+		probes.See(path.Join(c.Dir, "composer.json"))
 		for _, s := range composerScripts(filepath.Join(root, filepath.FromSlash(c.Dir), "composer.json")) {
 			names = appendWords(names, s)
 		}
@@ -842,7 +851,7 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 		for _, b := range binDirs {
 			bins := []string{path.Join(d, b)}
 			if strings.Contains(b, "*") {
-				bins = globRel(root, path.Join(d, b), maxEnvs)
+				bins = globRel(root, path.Join(d, b), maxEnvs, probes)
 			}
 			for _, bin := range bins {
 				for _, n := range names {
@@ -857,13 +866,14 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 	for _, d := range dirs {
 		for _, venv := range venvDirs {
 			for _, pat := range venvStartup {
-				for _, m := range globRel(root, path.Join(d, venv, pat), maxVenvStartup) {
+				for _, m := range globRel(root, path.Join(d, venv, pat), maxVenvStartup, probes) {
 					cand[m] = true
 				}
 			}
 		}
 	}
 	for p := range cand {
+		probes.See(p)
 		if h := hashResolved(filepath.Join(root, filepath.FromSlash(p))); h != "" {
 			out[p] = h
 		}
@@ -872,16 +882,11 @@ func RunnerHashes(root string, plan SessionPlan) map[string]string {
 }
 
 // globRel are the paths (slash, relative to root) that the slash pattern
-// pat under root matches, at most limit of them.
-func globRel(root, pat string, limit int) []string {
-	matches, _ := filepath.Glob(filepath.Join(root, filepath.FromSlash(pat)))
-	out := make([]string, 0, min(len(matches), limit))
-	for _, m := range matches[:min(len(matches), limit)] {
-		if rel, err := filepath.Rel(root, m); err == nil {
-			out = append(out, filepath.ToSlash(rel))
-		}
-	}
-	return out
+// pat under root matches, at most limit of them; the directories listed
+// for it are recorded in probes.
+func globRel(root, pat string, limit int, probes *Probes) []string {
+	matches, _ := fs.Glob(ProbedFS(root, probes), pat)
+	return matches[:min(len(matches), limit)]
 }
 
 // maxRunnerNames bounds the names looked up in each bin directory.

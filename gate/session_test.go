@@ -403,7 +403,7 @@ func TestCheckDefsListing(t *testing.T) {
 	}
 	// Directory order is the file system's: a partial listing could miss
 	// the Makefile, so a big directory is not listed at all.
-	if n := len(defNamesIn(root, "big")); n != len(defNames) {
+	if n := len(defNamesIn(root, "big", nil)); n != len(defNames) {
 		t.Errorf("a directory of %d entries gave %d names to look at, want all %d", maxDefListing+11, n, len(defNames))
 	}
 	plan := SessionPlan{Checks: []PlanCheck{{Name: "a", Dir: "big"}, {Name: "b", Dir: "small"}, {Name: "c", Dir: "gone"}}}

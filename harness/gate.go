@@ -155,6 +155,9 @@ type Env struct {
 	InputWait time.Duration
 	// margin, when set, replaces Margin (tests).
 	margin time.Duration
+	// fileClock, when set, replaces time.Now as the file system's time
+	// (quiet.go; tests, whose files are a moment old).
+	fileClock func() time.Time
 }
 
 // gate is one hook invocation.

@@ -114,6 +114,7 @@ func (g *gate) sessionStart(ctx context.Context, root string, st Store) {
 	rec.Plan, rec.PlanFrom = &plan, planFromStart
 	rec.Runners, rec.Config = vbdgate.RunnerHashes(root, plan), configDigest(root)
 	rec.Hook = &g.table
+	rec.Quiet = nil
 	if err := st.setRatchetRecord(g.in, rec); err != nil {
 		g.note("no session plan recorded: %v", err)
 	}
@@ -131,12 +132,19 @@ const (
 // sessionFindings follows the session with a run: the tests it saw fail
 // (every run, whatever its verdict), and, for a run that did not fail, the
 // plan and the runners compared with the session's. It updates the
-// session's record and returns the findings and the session's ratchet mode.
-func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *Run) ([]vbdgate.Finding, string) {
+// session's record and returns the findings, the session's ratchet mode,
+// and, when the plan and runners were compared with the session's, what
+// they were computed from (probes, for a quiet stop's memo).
+func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *Run) ([]vbdgate.Finding, string, *vbdgate.Probes) {
 	rec := st.ratchetRecord(g.in)
-	cfg, _ := detect.LoadConfig(os.DirFS(root))
+	var probes *vbdgate.Probes
+	if run.Reused && rec.Plan != nil {
+		probes = vbdgate.NewProbes(root, g.fileNow())
+	}
+	rec.Quiet = nil
+	cfg, _ := detect.LoadConfig(vbdgate.ProbedFS(root, probes))
 	now := vbdgate.PlanOfOutcomes(cfg, run.Outcomes)
-	now.Defs = vbdgate.CheckDefs(root, now)
+	now.Defs = vbdgate.CheckDefsProbed(root, now, probes)
 	var split vbdgate.TreeSplit
 	if len(rec.Failing) > 0 || hasTestFailure(run) {
 		// The check-definition files of the session's start and of now
@@ -169,12 +177,15 @@ func (g *gate) sessionFindings(ctx context.Context, root string, st Store, run *
 	} else {
 		mode = rec.Plan.RatchetMode()
 		found = append(found, vbdgate.ComparePlan(*rec.Plan, now)...)
-		found = append(found, vbdgate.CompareRunners(rec.Runners, vbdgate.RunnerHashes(root, now))...)
+		found = append(found, vbdgate.CompareRunners(rec.Runners, vbdgate.RunnerHashesProbed(root, now, probes))...)
 	}
 	if err := st.setRatchetRecord(g.in, rec); err != nil {
 		g.note("could not record the session's failing tests: %v", err)
 	}
-	return vbdgate.Explained(found), mode
+	if len(rec.Failing) > 0 {
+		probes = nil
+	}
+	return vbdgate.Explained(found), mode, probes
 }
 
 // movedOutsideTree reports whether what shapes the verification changed
@@ -259,7 +270,12 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 	if !sessionOK(g.in) {
 		return
 	}
-	found, mode := g.sessionFindings(ctx, root, st, run)
+	if g.quietHolds(root, st, run) {
+		// The session's previous stop found nothing on this same pass, and
+		// nothing its findings were computed from has changed.
+		return
+	}
+	found, mode, probes := g.sessionFindings(ctx, root, st, run)
 	if run.Verdict.Code == exitcode.Failed {
 		if len(g.loosened) > 0 && o.decision.Block {
 			// The block stands on its own; the table's change is named
@@ -276,8 +292,12 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 	}
 	var parts, keys []string
 	var advice []string
+	var base *receipt.Receipt
+	var baseProbe *quietBaseline
 	if mode != detect.RatchetOff {
-		if r := vbdgate.CompareRatchet(g.ratchetBaseline(st, run), run.Outcomes); !r.Empty() {
+		baseProbe = g.probeBaseline(st, run)
+		base = g.ratchetBaseline(st, run)
+		if r := vbdgate.CompareRatchet(base, run.Outcomes); !r.Empty() {
 			parts = append(parts, RatchetLost(r))
 			keys = append(keys, strings.Split(r.Key(), "\n")...)
 			advice = append(advice, "Restore them, or tell the user plainly that you removed them and why.")
@@ -290,6 +310,9 @@ func (g *gate) ratchet(ctx context.Context, root string, st Store, run *Run, o *
 		kinds[f.Kind] = true
 	}
 	if len(parts) == 0 {
+		if !o.decision.Block && run.Verdict.Code == exitcode.Verified && len(g.loosened) == 0 {
+			g.recordQuiet(root, st, run, mode, base, baseProbe, probes)
+		}
 		return
 	}
 	for _, k := range []vbdgate.FindingKind{vbdgate.FindFailing, vbdgate.FindTestOnly, vbdgate.FindSuppressed, vbdgate.FindSameTree, vbdgate.FindPlan, vbdgate.FindRunner} {
@@ -369,6 +392,8 @@ type ratchetRecord struct {
 	// Hook is .vbd.toml's [hook] table at the session's start, the keys a
 	// flag overrode left unset (holdHookTable).
 	Hook *detect.HookConfig `json:"hook,omitempty"`
+	// Quiet is the memo of the last stop that found nothing (quiet.go).
+	Quiet *quietStop `json:"quiet,omitempty"`
 }
 
 // ratchetPath is where the session's ratchet record lives: beside its entry
