@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"time"
 
@@ -113,9 +114,19 @@ func (g *gate) quietHolds(root string, st Store, run *Run) bool {
 	if !run.Reused || run.ReusedPass == nil || run.Verdict.Code != exitcode.Verified || len(g.loosened) > 0 {
 		return false
 	}
-	rec := st.ratchetRecord(g.in)
+	// The record was read and seal-checked already (holdHookTable): only
+	// the fields asked about are decoded again, not its plan.
+	var rec struct {
+		Baseline string            `json:"baseline"`
+		Failing  []json.RawMessage `json:"failing"`
+		Plan     json.RawMessage   `json:"plan"`
+		Quiet    *quietStop        `json:"quiet"`
+	}
+	if st.read(st.ratchetPath(g.in), &rec) != nil {
+		return false
+	}
 	m := rec.Quiet
-	if m == nil || rec.Plan == nil || len(rec.Failing) > 0 || m.Root != root ||
+	if m == nil || len(rec.Plan) == 0 || string(rec.Plan) == "null" || len(rec.Failing) > 0 || m.Root != root ||
 		m.Receipt != run.ReusedPass.ID || m.Fingerprint != run.ReusedPass.Fingerprint ||
 		m.Mode != receipt.ModeOf(g.opts.Quick) || m.Baseline != rec.Baseline {
 		return false
