@@ -1,12 +1,14 @@
 package gate
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -95,7 +97,7 @@ func (r *Probes) Keys() (map[string]string, bool) {
 		if k.racy(r.at) {
 			return nil, false
 		}
-		out[p] = k.String()
+		out[p] = k.digest()
 	}
 	return out, true
 }
@@ -117,7 +119,7 @@ func ProbesHold(root string, keys map[string]string) bool {
 			return false
 		}
 		k, ok := keyOfStat(fi)
-		if !ok || k.String() != want {
+		if !ok || k.digest() != want {
 			return false
 		}
 	}
@@ -162,13 +164,19 @@ type statKey struct {
 	mtime, ctime int64
 }
 
-func (k statKey) String() string {
-	return strings.Join([]string{
-		itoa(int64(k.dev)), itoa(int64(k.ino)), itoa(int64(k.mode)), itoa(k.size), itoa(k.mtime), itoa(k.ctime),
-	}, ":")
+// digest is the key as a memo keeps it: 64 bits of a hash of every field
+// (a record holds one a path it consulted, and is read at every stop).
+func (k statKey) digest() string {
+	var b [44]byte
+	binary.LittleEndian.PutUint64(b[0:], k.dev)
+	binary.LittleEndian.PutUint64(b[8:], k.ino)
+	binary.LittleEndian.PutUint32(b[16:], k.mode)
+	binary.LittleEndian.PutUint64(b[20:], uint64(k.size))
+	binary.LittleEndian.PutUint64(b[28:], uint64(k.mtime))
+	binary.LittleEndian.PutUint64(b[36:], uint64(k.ctime))
+	sum := sha256.Sum256(b[:])
+	return hex.EncodeToString(sum[:8])
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // racy reports whether a file stat'ed after `at` could still change
 // without its stat showing it: the kernel's file times come from a clock
