@@ -33,16 +33,20 @@ type Probes struct {
 	// at is when recording started, before any stat: a key whose times
 	// are within a clock tick of it cannot vouch for a write just after
 	// the stat (git's "racily clean" files).
-	at     time.Time
-	keys   map[string]statKey // slash path relative to root ("." the root)
-	broken bool
+	at   time.Time
+	keys map[string]statKey // slash path relative to root ("." the root)
+	// missing are the paths found missing, their nearest existing path
+	// above in keys: a runner looked up in six bin directories that are
+	// not there is one stat of the directory above them, not six.
+	missing map[string]bool
+	broken  bool
 }
 
 // NewProbes starts recording what is consulted under root, at the file
 // system's time at (time.Now, not a test's clock), before anything is
 // consulted.
 func NewProbes(root string, at time.Time) *Probes {
-	return &Probes{root: root, at: at, keys: map[string]statKey{}, broken: !statKeys}
+	return &Probes{root: root, at: at, keys: map[string]statKey{}, missing: map[string]bool{}, broken: !statKeys}
 }
 
 // See records the slash path p (relative to the root) before it is read,
@@ -57,6 +61,11 @@ func (r *Probes) See(p string) {
 		return
 	}
 	for q := p; ; q = path.Dir(q) {
+		if _, seen := r.keys[q]; seen || r.missing[q] {
+			// Stat'ed already, before anything under it was read (a
+			// missing path's nearest existing one with it).
+			return
+		}
 		full := filepath.Join(r.root, filepath.FromSlash(q))
 		fi, err := os.Stat(full)
 		if err == nil {
@@ -73,6 +82,7 @@ func (r *Probes) See(p string) {
 			r.broken = true
 			return
 		}
+		r.missing[q] = true
 	}
 }
 
