@@ -640,7 +640,7 @@ type SessionPlan struct {
 	Configured []string `json:"configured,omitempty"`
 	// Defs are the digests of the check-definition files (CheckDefs);
 	// nil when not taken.
-	Defs map[string]string `json:"defs,omitempty"`
+	Defs map[string]string `json:"defs"`
 }
 
 // PlanCheck is one check of a SessionPlan.
