@@ -350,7 +350,14 @@ bigtree() {
 # ---- (f) the agent's Stop hook on an unchanged verified tree ------------------
 # The first Stop runs the check and passes; every later one finds the tree
 # unchanged and reuses that pass: the path every stop of every agent takes.
-stopjson() { printf '{"session_id":"bench","transcript_path":"","cwd":"%s","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}\n' "$1"; }
+# Two Stops before the timed ones: the first takes the session's plan, the
+# second finds nothing and keeps the quiet stop's memo that the later ones
+# hold to (harness/quiet.go).
+# stopjson DIR SESSION: each variant has its own session, since a session's
+# records (its plan, its quiet stop's memo) are rewritten by whichever vbd
+# runs its stop: two builds taking turns in one session would each find
+# the other's record and measure that, not a session's unchanged stops.
+stopjson() { printf '{"session_id":"%s","transcript_path":"","cwd":"%s","permission_mode":"default","hook_event_name":"Stop","stop_hook_active":false}\n' "$2" "$1"; }
 fsizes=""
 if want f; then
 	for n in $stop_files; do
@@ -359,9 +366,11 @@ if want f; then
 			say "generating a tree of $n files for the Stop hook"
 			bigtree "$fd" "$n"
 		fi
-		stopjson "$fd" >"$work/f$n.json"
-		for bin in "$vbd" $base; do
-			(cd "$fd" && "$bin" hook claude <"$work/f$n.json") >"$work/f$n-first.out" 2>&1 || { say "the first Stop on the $n-file tree failed:"; cat "$work/f$n-first.out"; }
+		stopjson "$fd" bench-vbd >"$work/f$n.json"
+		stopjson "$fd" bench-base >"$work/f$n-base.json"
+		for first in 1 2; do
+			(cd "$fd" && "$vbd" hook claude <"$work/f$n.json") >"$work/f$n-first.out" 2>&1 || { say "the first Stops on the $n-file tree failed:"; cat "$work/f$n-first.out"; }
+			[ -z "$base" ] || (cd "$fd" && "$base" hook claude <"$work/f$n-base.json") >"$work/f$n-first.out" 2>&1 || { say "the baseline's first Stops on the $n-file tree failed:"; cat "$work/f$n-first.out"; }
 		done
 		label "f${n}_vbd" "vbd hook claude, Stop, $n files"
 		label "f${n}_base" "baseline vbd hook claude, Stop, $n files"
@@ -387,9 +396,11 @@ if want h; then
 		printf 'package m\n\nimport "testing"\n\nfunc TestM(t *testing.T) {}\n' >"$h/m$m/m_test.go"
 	done
 	gitrepo "$h"
-	stopjson "$h" >"$work/h.json"
-	for bin in "$vbd" $base; do
-		(cd "$h" && "$bin" hook claude <"$work/h.json") >"$work/h-first.out" 2>&1 || { say "the first Stop on the Go modules failed:"; cat "$work/h-first.out"; }
+	stopjson "$h" bench-vbd >"$work/h.json"
+	stopjson "$h" bench-base >"$work/h-base.json"
+	for first in 1 2; do
+		(cd "$h" && "$vbd" hook claude <"$work/h.json") >"$work/h-first.out" 2>&1 || { say "the first Stops on the Go modules failed:"; cat "$work/h-first.out"; }
+		[ -z "$base" ] || (cd "$h" && "$base" hook claude <"$work/h-base.json") >"$work/h-first.out" 2>&1 || { say "the baseline's first Stops on the Go modules failed:"; cat "$work/h-first.out"; }
 	done
 fi
 label h_vbd "vbd hook claude, Stop, $go_modules Go modules"
@@ -498,7 +509,7 @@ while [ $i -lt "$runs" ]; do
 		fd=$work/f$n
 		[ "$n" != "$files" ] || [ ! -d "$d" ] || fd=$d
 		timed "f${n}_vbd" "$fd" sh -c 'exec "$0" hook claude <"$1"' "$vbd" "$work/f$n.json"
-		[ -z "$base" ] || timed "f${n}_base" "$fd" sh -c 'exec "$0" hook claude <"$1"' "$base" "$work/f$n.json"
+		[ -z "$base" ] || timed "f${n}_base" "$fd" sh -c 'exec "$0" hook claude <"$1"' "$base" "$work/f$n-base.json"
 		timed "f${n}_git" "$fd" git status
 	done
 	if want g; then
@@ -506,7 +517,7 @@ while [ $i -lt "$runs" ]; do
 	fi
 	if want h; then
 		timed h_vbd "$h" sh -c 'exec "$0" hook claude <"$1"' "$vbd" "$work/h.json"
-		[ -z "$base" ] || timed h_base "$h" sh -c 'exec "$0" hook claude <"$1"' "$base" "$work/h.json"
+		[ -z "$base" ] || timed h_base "$h" sh -c 'exec "$0" hook claude <"$1"' "$base" "$work/h-base.json"
 		timed h_git "$h" git status
 	fi
 	if want e; then
