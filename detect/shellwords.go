@@ -17,6 +17,14 @@ import (
 // holding an expansion ($VAR, $(cmd), `cmd`) keeps that part as written.
 // Operators (; && | …) are an error: s must be one list of words.
 func SplitWords(s string) ([]string, error) {
+	if words, ok := plainWords(s, false); ok {
+		return words, nil
+	}
+	return parseWords(s)
+}
+
+// parseWords is SplitWords through the shell parser.
+func parseWords(s string) ([]string, error) {
 	var out []string
 	for w, err := range syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).WordsSeq(strings.NewReader(s)) {
 		if err != nil {
@@ -64,6 +72,17 @@ func Join(argv []string) string {
 // leading VAR=value assignments. Commands inside $(…) and `…` within a
 // word are not listed: they compute an argument, they are not a step.
 func Commands(s string) ([][]string, error) {
+	if words, ok := plainWords(s, true); ok {
+		if len(words) == 0 {
+			return nil, nil
+		}
+		return [][]string{words}, nil
+	}
+	return parseCommands(s)
+}
+
+// parseCommands is Commands through the shell parser.
+func parseCommands(s string) ([][]string, error) {
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
 	if err != nil {
 		return nil, fmt.Errorf("parse shell command %q: %w", abbrev(s), err)
@@ -155,4 +174,39 @@ func unescape(s string, inDouble bool) string {
 		}
 	}
 	return b.String()
+}
+
+// plainWords splits s on blanks when no shell parser could read it any
+// other way: only the characters Quote leaves bare, spaces and tabs, and
+// (for a command, asCommand) a first word that is neither an assignment
+// nor a word bash gives a meaning of its own (time, if, declare …). Most
+// package.json scripts and recipe lines are such words ("jest",
+// "eslint .", "go test ./..."); a detection reads hundreds of them at every
+// stop, and the parser costs a few microseconds each. ok is false when the
+// parser must decide; FuzzPlainWords holds the two to the same answer.
+func plainWords(s string, asCommand bool) (words []string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t' || strings.IndexByte("-_./=:,+@%^", c) >= 0) {
+			return nil, false
+		}
+	}
+	words = strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\t' })
+	if len(words) == 0 {
+		return nil, true
+	}
+	if asCommand && (strings.Contains(words[0], "=") || bashWords[words[0]]) {
+		return nil, false
+	}
+	return words, true
+}
+
+// bashWords are the first words that make bash's grammar (and
+// mvdan.cc/sh's) read a line as something other than one simple command:
+// reserved words and the declaration builtins it parses as clauses.
+var bashWords = map[string]bool{
+	"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true, "esac": true,
+	"for": true, "select": true, "while": true, "until": true, "do": true, "done": true, "in": true,
+	"function": true, "time": true, "coproc": true, "let": true,
+	"declare": true, "local": true, "export": true, "readonly": true, "typeset": true, "nameref": true,
 }

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -94,4 +95,66 @@ func FuzzQuoteSplit(f *testing.F) {
 			t.Fatalf("SplitWords(Join(%q)) = %q, %v", argv, got, err)
 		}
 	})
+}
+
+// FuzzPlainWords: the blank-splitting fast path gives what the shell
+// parser gives, for every input it takes.
+func FuzzPlainWords(f *testing.F) {
+	for _, s := range []string{"", " ", "jest", "eslint .", "go test ./...", "FOO=1 jest", "time jest", "declare x", "a\tb", "x --y=z", "%1", "^a", "in", "let x=1", "a  b", "export", "coproc x", "-n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if words, ok := plainWords(s, false); ok {
+			want, err := parseWords(s)
+			if err != nil || !slices.Equal(words, want) {
+				t.Errorf("SplitWords(%q): fast path %q, parser %q (%v)", s, words, want, err)
+			}
+		}
+		if words, ok := plainWords(s, true); ok {
+			want, err := parseCommands(s)
+			var got [][]string
+			if len(words) > 0 {
+				got = [][]string{words}
+			}
+			if err != nil || !slices.EqualFunc(got, want, slices.Equal) {
+				t.Errorf("Commands(%q): fast path %q, parser %q (%v)", s, got, want, err)
+			}
+		}
+	})
+}
+
+// TestPlainWordsMatchParser: lines built from words the fast path takes
+// (bash's reserved words and assignments among them) split as the parser
+// splits them, or are left to it.
+func TestPlainWordsMatchParser(t *testing.T) {
+	vocab := []string{"jest", "go", "test", "./...", "-v", "--x=1", "A=1", "=", "%1", "^x", "@a", "a,b", "+", ":", "-", "in", "do", "time", "if", "then", "fi", "for", "case", "esac", "declare", "export", "local", "let", "function", "select", "coproc", "until", "while", "done", "else", "elif", "nameref", "readonly", "typeset", "!x", "\t", "  "}
+	rng := rand.New(rand.NewPCG(1, 2))
+	taken := 0
+	for range 20000 {
+		n := 1 + rng.IntN(4)
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = vocab[rng.IntN(len(vocab))]
+		}
+		s := strings.Join(parts, " ")
+		if words, ok := plainWords(s, true); ok {
+			taken++
+			want, err := parseCommands(s)
+			var got [][]string
+			if len(words) > 0 {
+				got = [][]string{words}
+			}
+			if err != nil || !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("Commands(%q): fast path %q, parser %q (%v)", s, got, want, err)
+			}
+		}
+		if words, ok := plainWords(s, false); ok {
+			if want, err := parseWords(s); err != nil || !slices.Equal(words, want) {
+				t.Fatalf("SplitWords(%q): fast path %q, parser %q (%v)", s, words, want, err)
+			}
+		}
+	}
+	if taken < 1000 {
+		t.Fatalf("the fast path took only %d of 20000 lines", taken)
+	}
 }
