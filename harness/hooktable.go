@@ -87,8 +87,12 @@ func (g *gate) holdHookTable(st Store) {
 	if !sessionOK(g.in) {
 		return
 	}
-	rec := st.ratchetRecord(g.in)
-	if rec.Hook == nil {
+	// Only the table is decoded: the record's plan, a few tens of KB, is
+	// not needed here, and a quiet stop never decodes it (quiet.go).
+	var rec struct {
+		Hook *detect.HookConfig `json:"hook"`
+	}
+	if st.read(st.ratchetPath(g.in), &rec) != nil || rec.Hook == nil {
 		return
 	}
 	start := *rec.Hook
