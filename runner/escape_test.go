@@ -271,20 +271,27 @@ func TestRecoverOrphansAfterAKilledVbd(t *testing.T) {
 // Run records itself before any check starts (a check's own record can
 // only follow its Start: a vbd killed in that gap must still leave a
 // record, crash_recovery), records each check's group while it runs, and
-// removes both when the run ends; a check leader carries Pdeathsig.
+// removes both when the run ends; a check leader carries Pdeathsig. The
+// records are the lines of one ledger file per run, in the repository's
+// state dir and in the user's.
 func TestRunRecordsItsGroups(t *testing.T) {
 	stateDir := t.TempDir()
+	user := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", user)
 	owned := filepath.Join(stateDir, "owned")
+	lines := "cat " + owned + "/*.jsonl 2>/dev/null | wc -l"
 	// The check's first command counts the records; then it waits for
 	// its group's record, written just after it started.
-	task := sh("looks", "first=$(ls "+owned+" 2>/dev/null | wc -l); i=0; while [ $i -lt 100 ] && [ \"$(ls "+owned+" | wc -l)\" -lt 2 ]; do sleep 0.05; i=$((i+1)); done; echo $first $(ls "+owned+" | wc -l)")
+	task := sh("looks", "first=$("+lines+"); i=0; while [ $i -lt 100 ] && [ \"$("+lines+")\" -lt 2 ]; do sleep 0.05; i=$((i+1)); done; echo $first $("+lines+") $(ls "+owned+" | wc -l) $(cat "+user+"/vbd/owned/*.jsonl | wc -l)")
 	rs := Run(context.Background(), []Task{task}, Options{StateDir: stateDir})
 	got := strings.Fields(strings.Join(rs[0].Tail, ""))
-	if rs[0].Status != Exited || len(got) != 2 || got[0] == "0" || got[1] != "2" {
-		t.Errorf("records before the check's first command and while it ran: %q, want at least 1, then 2 (the run's and the group's)", rs[0].Tail)
+	if rs[0].Status != Exited || len(got) != 4 || got[0] == "0" || got[1] != "2" || got[2] != "1" || got[3] != "2" {
+		t.Errorf("records before the check's first command, while it ran, files, the user's copy: %q, want at least 1, then 2 (the run's and the group's) in 1 file, 2 in the user's copy", rs[0].Tail)
 	}
-	if left, _ := os.ReadDir(owned); len(left) != 0 {
-		t.Errorf("%d records left after the run", len(left))
+	for _, d := range []string{owned, filepath.Join(user, "vbd", "owned")} {
+		if left, _ := os.ReadDir(d); len(left) != 0 {
+			t.Errorf("%s: %d records left after the run", d, len(left))
+		}
 	}
 }
 
@@ -294,7 +301,10 @@ func TestRunRecordsItsGroups(t *testing.T) {
 // test binary run again as a child.
 func TestKilledVbdLeavesNothingRunning(t *testing.T) {
 	if dir := os.Getenv("VBD_DEATHTEST_DIR"); dir != "" {
-		check := sh("long", "setsid sleep 601.5 >/dev/null 2>&1 & echo $! > "+filepath.Join(dir, "escapee")+"; echo $$ > "+filepath.Join(dir, "leader")+"; exec sleep 600.5")
+		// The escapee carries the check's marker; the stray stays in the
+		// check's group without it (env -i): only the group's record
+		// finds it once the leader is gone.
+		check := sh("long", "setsid sleep 601.5 >/dev/null 2>&1 & echo $! > "+filepath.Join(dir, "escapee")+"; env -i sleep 602.5 >/dev/null 2>&1 & echo $! > "+filepath.Join(dir, "stray")+"; echo $$ > "+filepath.Join(dir, "leader")+"; exec sleep 600.5")
 		Run(context.Background(), []Task{check}, Options{StateDir: dir})
 		return
 	}
@@ -317,11 +327,14 @@ func TestKilledVbdLeavesNothingRunning(t *testing.T) {
 		t.Fatalf("the check never wrote %s", name)
 		return 0
 	}
-	leader, escapee := readPID("leader"), readPID("escapee")
-	// vbd records the group just after starting the check.
+	leader, escapee, stray := readPID("leader"), readPID("escapee"), readPID("stray")
+	// vbd records the group just after starting the check: the run's
+	// ledger has its second line.
 	for i := 0; i < 500; i++ {
-		if m, _ := filepath.Glob(filepath.Join(dir, "owned", "*.json")); len(m) > 0 {
-			break
+		if m, _ := filepath.Glob(filepath.Join(dir, "owned", "*.jsonl")); len(m) > 0 {
+			if data, _ := os.ReadFile(m[0]); strings.Count(string(data), "\n") >= 2 {
+				break
+			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -330,8 +343,8 @@ func TestKilledVbdLeavesNothingRunning(t *testing.T) {
 	}
 	_ = vbd.Wait()
 	waitDead(t, leader) // Pdeathsig
-	if !alive(escapee) {
-		t.Fatalf("the escapee %d died with vbd; the test proves nothing", escapee)
+	if !alive(escapee) || !alive(stray) {
+		t.Fatalf("the escapee %d or the stray %d died with vbd; the test proves nothing", escapee, stray)
 	}
 	recs, _ := os.ReadDir(filepath.Join(dir, "owned"))
 	env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", escapee))
@@ -340,7 +353,7 @@ func TestKilledVbdLeavesNothingRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(note, "stopped 1 check process still running") {
+	if !strings.Contains(note, "stopped 2 check processes still running") {
 		var marker string
 		for kv := range strings.SplitSeq(string(env), "\x00") {
 			if strings.HasPrefix(kv, markerVar) {
@@ -350,6 +363,7 @@ func TestKilledVbdLeavesNothingRunning(t *testing.T) {
 		t.Errorf("note = %q; records %v, of which orphaned %+v (vbd pid %d); escapee's %s", note, recs, orphaned, vbd.Process.Pid, marker)
 	}
 	waitDead(t, escapee)
+	waitDead(t, stray)
 	if left, _ := os.ReadDir(filepath.Join(dir, "owned")); len(left) != 0 {
 		t.Errorf("%d records of the dead vbd left", len(left))
 	}

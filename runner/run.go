@@ -32,15 +32,16 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 	}
 	self := state.Self()
 	marker := fmt.Sprintf("%d.%d.%d", self.PID, self.Start, time.Now().UnixNano())
-	if opts.StateDir != "" && len(tasks) > 0 {
+	var record runRecord
+	if len(tasks) > 0 {
 		// Recorded before any check starts: a check's own record (its
 		// pgid) can only be written after its Start, and a vbd killed in
 		// that gap left a check running that nothing recorded
 		// (crash_recovery, under load). This record's pgid 0 names no
 		// group; any record of a dead vbd makes recovery kill every
 		// process carrying its checks' marker (killMarked, Linux).
-		release, _ := state.Own(opts.StateDir, state.KindGroup, "0:"+marker)
-		defer release()
+		record = recordRun(opts.StateDir, "0:"+marker)
+		defer record.release()
 	}
 	runCtx, cancel := budgetContext(ctx, opts.Budget)
 	defer cancel()
@@ -166,7 +167,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 				}
 			}
 			progress(Event{Index: i, Task: task})
-			r := runOne(runCtx, i, task, opts, procs.Check{Name: task.Name, Marker: fmt.Sprintf("%s.%d", marker, i)}, rp)
+			r := runOne(runCtx, i, task, opts, procs.Check{Name: task.Name, Marker: fmt.Sprintf("%s.%d", marker, i)}, rp, record)
 			results[i] = r
 			if isFailure(i, r) {
 				mu.Lock()
@@ -287,7 +288,7 @@ func logPath(dir string, index int, name string) string {
 }
 
 // runOne starts one task and waits for it, its group and its output.
-func runOne(ctx context.Context, index int, task *Task, opts Options, check procs.Check, rp *reaper) (r Result) {
+func runOne(ctx context.Context, index int, task *Task, opts Options, check procs.Check, rp *reaper, record runRecord) (r Result) {
 	r = Result{Started: time.Now(), ExitCode: -1, Limit: task.Timeout, EscapeNote: escapeNote}
 	tctx, cancel := ctx, context.CancelFunc(func() {})
 	if task.Timeout > 0 {
@@ -394,11 +395,7 @@ func runOne(ctx context.Context, index int, task *Task, opts Options, check proc
 		r.Status, r.Err = StartFailed, describeStartError(task.Name, task.Argv[0], err)
 		return r
 	}
-	if opts.StateDir != "" {
-		pid := cmd.Process.Pid
-		release, _ := state.Own(opts.StateDir, state.KindGroup, fmt.Sprintf("%d:%d", pid, state.StartTime(pid)))
-		defer release()
-	}
+	defer record.group(cmd.Process.Pid)()
 	waitErr := cmd.Wait()
 	// Whatever the check left running dies with it: its group, and on
 	// Linux what escaped the group, which is named in the result.

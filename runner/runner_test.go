@@ -388,7 +388,7 @@ func TestStartErrorsNameTheToolAndSayWhatToDo(t *testing.T) {
 func TestStartAfterTheBudgetIsNotRun(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	cancel(ErrBudget)
-	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{}, procs.Check{Name: "late"}, &reaper{})
+	r := runOne(ctx, 0, &Task{Name: "late", Argv: []string{"true"}}, Options{}, procs.Check{Name: "late"}, &reaper{}, runRecord{})
 	if r.Status != NotRunCut || !errors.Is(r.Cause, ErrBudget) || r.Err != nil {
 		t.Errorf("got %s cause %v err %v, want not run (budget)", r.Status, r.Cause, r.Err)
 	}
