@@ -14,11 +14,11 @@ type runRecord struct{ ledger *state.Ledger }
 
 // recordRun records the run's marker; a nil ledger (no state dir, or the
 // repository's copy could not be written) records nothing.
-func recordRun(stateDir, marker string) runRecord {
+func recordRun(stateDir string, self state.Owner, marker string) runRecord {
 	if stateDir == "" {
 		return runRecord{}
 	}
-	l, err := state.OwnLedger(stateDir, state.KindGroup, marker)
+	l, err := state.OwnLedger(stateDir, self, state.KindGroup, marker)
 	if err != nil {
 		l.Release()
 		return runRecord{}

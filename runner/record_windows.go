@@ -12,7 +12,7 @@ type runRecord struct {
 	marker   func()
 }
 
-func recordRun(stateDir, marker string) runRecord {
+func recordRun(stateDir string, _ state.Owner, marker string) runRecord {
 	if stateDir == "" {
 		return runRecord{}
 	}

@@ -40,7 +40,7 @@ func Run(ctx context.Context, tasks []Task, opts Options) []Result {
 		// (crash_recovery, under load). This record's pgid 0 names no
 		// group; any record of a dead vbd makes recovery kill every
 		// process carrying its checks' marker (killMarked, Linux).
-		record = recordRun(opts.StateDir, "0:"+marker)
+		record = recordRun(opts.StateDir, self, "0:"+marker)
 		defer record.release()
 	}
 	runCtx, cancel := budgetContext(ctx, opts.Budget)

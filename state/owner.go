@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -132,15 +133,14 @@ type Ledger struct {
 	paths []string
 }
 
-// OwnLedger starts a ledger under the state dir and again under the
+// OwnLedger starts a ledger of self (this process: Self(), which its
+// caller has read already) under the state dir and again under the
 // user's state dir (as Own does) with its first record, written before
 // it returns. Release it once every recorded resource is gone.
-func OwnLedger(stateDir, kind, value string) (*Ledger, error) {
-	l := &Ledger{owner: Self()}
-	line, err := l.line(kind, value)
-	if err != nil {
-		return l, err
-	}
+func OwnLedger(stateDir string, self Owner, kind, value string) (*Ledger, error) {
+	l := &Ledger{owner: self}
+	line := l.line(kind, value)
+	var err error
 	// One name in every dir, so that a reader of both takes each record
 	// once; a number taken in the repository's dir (another run of this
 	// process in the same nanosecond) is passed over there.
@@ -186,20 +186,39 @@ func createLedger(path string) (*os.File, error) {
 	return f, err
 }
 
-func (l *Ledger) line(kind, value string) ([]byte, error) {
-	data, err := json.Marshal(Record{Owner: l.owner, Kind: kind, Value: value})
-	if err != nil {
-		return nil, fmt.Errorf("record %s %s: %w", kind, value, err)
+// line is a record as one line of JSON, Record's encoding. Written by
+// hand: encoding/json's first use builds Record's encoder by reflection,
+// which cost a trivial run more than the record's write.
+func (l *Ledger) line(kind, value string) []byte {
+	b := make([]byte, 0, 64+len(kind)+len(value))
+	b = append(b, `{"owner":{"pid":`...)
+	b = strconv.AppendInt(b, int64(l.owner.PID), 10)
+	b = append(b, `,"start":`...)
+	b = strconv.AppendUint(b, l.owner.Start, 10)
+	b = append(b, `},"kind":`...)
+	b = appendJSONString(b, kind)
+	b = append(b, `,"value":`...)
+	b = appendJSONString(b, value)
+	return append(b, "}\n"...)
+}
+
+// appendJSONString appends s as a JSON string: as it is when it holds
+// nothing to escape, else as encoding/json writes it.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
 	}
-	return append(data, '\n'), nil
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // Add appends a record to every copy of the ledger, in one write each.
 func (l *Ledger) Add(kind, value string) error {
-	line, err := l.line(kind, value)
-	if err != nil {
-		return err
-	}
+	line := l.line(kind, value)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var errs []error

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -116,7 +117,7 @@ func TestLedger(t *testing.T) {
 	user := t.TempDir()
 	t.Setenv("XDG_STATE_HOME", user)
 	repo := t.TempDir()
-	l, err := OwnLedger(repo, KindGroup, "0:marker")
+	l, err := OwnLedger(repo, Self(), KindGroup, "0:marker")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,4 +218,22 @@ func TestLedger(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(repo, "owned", name)); !os.IsNotExist(err) {
 		t.Errorf("an unreadable ledger of a dead owner is left (%v)", err)
 	}
+}
+
+// A ledger's line is encoding/json's encoding of the Record, whatever its
+// kind and value hold, so that a reader's json.Unmarshal gets them back.
+func FuzzLedgerLine(f *testing.F) {
+	for _, v := range []string{"0:4242.3049566.1796188539836723681", "4242:3049566", `a"b\c`, "é", "\x00\n", "<a>&", "\x7f", "\xff"} {
+		f.Add(4242, uint64(3049566), KindGroup, v)
+	}
+	f.Fuzz(func(t *testing.T, pid int, start uint64, kind, value string) {
+		l := &Ledger{owner: Owner{PID: pid, Start: start}}
+		want, err := json.Marshal(Record{Owner: l.owner, Kind: kind, Value: value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.line(kind, value); string(got) != string(want)+"\n" {
+			t.Errorf("line = %s\nwant %s", got, want)
+		}
+	})
 }
