@@ -42,25 +42,10 @@ func ParseSize(s string) (int64, error) {
 	return int64(n * float64(mult)), nil
 }
 
-// Size is the total size of the files under dir.
-func Size(dir string) (int64, error) {
-	var total int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if d.Type().IsRegular() {
-			if info, err := d.Info(); err == nil {
-				total += info.Size()
-			}
-		}
-		return nil
-	})
-	return total, err
-}
+// Size is the total size of the regular files under dir (symbolic links
+// are neither counted nor followed; a dir that is missing, or vanishes
+// while it is measured, counts for nothing). size_unix.go, size_other.go.
+func Size(dir string) (int64, error) { return treeSize(dir) }
 
 // PruneToSize removes the oldest run directories under stateDir/logs until
 // the whole state dir is at most limit bytes (DefaultMaxStateSize when

@@ -73,3 +73,35 @@ func TestPruneToSize(t *testing.T) {
 		t.Error("the current run was removed")
 	}
 }
+
+// Size counts the regular files of the whole tree, follows no symbolic
+// link (to a file or a directory), and a missing dir is empty.
+func TestSize(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	for rel, n := range map[string]int{"a": 10, "logs/run1/01-x.log": 200, "logs/run1/02-y.log": 3000, "logs/run2/deep/er/z": 40000, "receipts/r.json": 500000} {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(outside, "big"), make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "empty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"tofile": filepath.Join(outside, "big"), "logs/todir": outside} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for d, want := range map[string]int64{dir: 543210, filepath.Join(dir, "logs"): 43200, filepath.Join(dir, "nothing"): 0, filepath.Join(dir, "logs", "todir"): 0} {
+		if got, err := Size(d); err != nil || got != want {
+			t.Errorf("Size(%s) = %d, %v; want %d", d, got, err, want)
+		}
+	}
+}
