@@ -280,9 +280,11 @@ func TestRunRecordsItsGroups(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", user)
 	owned := filepath.Join(stateDir, "owned")
 	lines := "cat " + owned + "/*.jsonl 2>/dev/null | wc -l"
+	userLines := "cat " + user + "/vbd/owned/*.jsonl 2>/dev/null | wc -l"
 	// The check's first command counts the records; then it waits for
-	// its group's record, written just after it started.
-	task := sh("looks", "first=$("+lines+"); i=0; while [ $i -lt 100 ] && [ \"$("+lines+")\" -lt 2 ]; do sleep 0.05; i=$((i+1)); done; echo $first $("+lines+") $(ls "+owned+" | wc -l) $(cat "+user+"/vbd/owned/*.jsonl | wc -l)")
+	// its group's record, written just after it started (the user's copy
+	// last).
+	task := sh("looks", "first=$("+lines+"); i=0; while [ $i -lt 100 ] && [ \"$("+userLines+")\" -lt 2 ]; do sleep 0.05; i=$((i+1)); done; echo $first $("+lines+") $(ls "+owned+" | wc -l) $("+userLines+")")
 	rs := Run(context.Background(), []Task{task}, Options{StateDir: stateDir})
 	got := strings.Fields(strings.Join(rs[0].Tail, ""))
 	if rs[0].Status != Exited || len(got) != 4 || got[0] == "0" || got[1] != "2" || got[2] != "1" || got[3] != "2" {
