@@ -7,13 +7,13 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/vbd-dev/vbd/gate"
 	"github.com/vbd-dev/vbd/internal/exitcode"
+	"github.com/vbd-dev/vbd/internal/kongscope"
 	"github.com/vbd-dev/vbd/report"
 )
 
@@ -144,7 +144,7 @@ func run(ctx context.Context, args []string, raw env) (code int) {
 // newParser is vbd's kong parser for c, writing help and usage to stdout
 // and stderr.
 func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
-	parser, err := kong.New(c, append(parserOptions(stdout, stderr), scopeVars())...)
+	parser, err := kong.New(c, append(parserOptions(stdout, stderr), kongscope.Vars())...)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func newParser(c *cli, stdout, stderr io.Writer) (*kong.Kong, error) {
 	return parser, nil
 }
 
-// parserOptions are the grammar's options but scopeVars. kong.Exit (after
+// parserOptions are the grammar's options but kongscope.Vars. kong.Exit (after
 // --help) unwinds to run as an exitRequest.
 func parserOptions(stdout, stderr io.Writer) []kong.Option {
 	return []kong.Option{
@@ -170,76 +170,6 @@ func parserOptions(stdout, stderr io.Writer) []kong.Option {
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		hookParserOption(),
 		formatVars(),
-	}
-}
-
-// scopeVars hands each command node of the grammar only the ${vars} its
-// own strings use, instead of every var at the root. kong interpolates each
-// flag and argument against every var in scope, the vars' own values
-// included, with a regexp each time: vbd's dozen harness and format lists
-// at the root made that most of kong.New, paid by every vbd process before
-// it parsed a word. Interpolation and what it yields are kong's, unchanged.
-func scopeVars() kong.Option {
-	return kong.PostBuild(func(k *kong.Kong) error {
-		all := k.Model.Tag.Vars
-		var scope func(n *kong.Node, own kong.Vars)
-		scope = func(n *kong.Node, own kong.Vars) {
-			used := make(kong.Vars, len(own))
-			strs := []string{n.Help}
-			for name, v := range own { // a node's own set:"name=value"
-				used[name] = v
-				strs = append(strs, v)
-			}
-			values := append(append([]*kong.Value{}, n.Positional...), n.Argument)
-			for _, f := range n.Flags {
-				values = append(values, f.Value)
-				strs = append(strs, f.PlaceHolder)
-			}
-			for _, v := range values {
-				if v == nil || v.Tag == nil {
-					continue
-				}
-				strs = append(append(strs, v.Help, v.Default, v.Enum), v.Tag.Envs...)
-				for _, tv := range v.Tag.Vars {
-					strs = append(strs, tv)
-				}
-			}
-			for _, s := range strs {
-				useVars(used, all, s)
-			}
-			n.Tag.Vars = used
-			for _, child := range n.Children {
-				scope(child, child.Tag.Vars)
-			}
-		}
-		scope(k.Model.Node, nil)
-		return nil
-	})
-}
-
-// useVars copies into used each var of all that s names as ${name} or
-// ${name=default}, and the vars those values name in turn. A $$ is a
-// literal dollar. Naming more than kong would read costs a little time,
-// never a different result.
-func useVars(used, all kong.Vars, s string) {
-	for i := 0; i < len(s)-1; i++ {
-		switch {
-		case s[i] != '$':
-		case s[i+1] == '$':
-			i++
-		case s[i+1] == '{':
-			end := strings.IndexAny(s[i+2:], "=}")
-			if end < 0 {
-				return
-			}
-			name := s[i+2 : i+2+end]
-			if v, ok := all[name]; ok {
-				if _, done := used[name]; !done {
-					used[name] = v
-					useVars(used, all, v)
-				}
-			}
-		}
 	}
 }
 
