@@ -161,6 +161,19 @@ func TestLeftoverInGroupIsReported(t *testing.T) {
 	}
 }
 
+// A child that ends by itself just after the check's leader (as the
+// BEAM's erl_child_setup ends after the BEAM) was not left running: it is
+// not reported.
+func TestChildEndingJustAfterTheLeaderIsNotLeftRunning(t *testing.T) {
+	rs := Run(context.Background(), []Task{sh("helper", "sleep 0.05 >/dev/null 2>&1 & echo started")}, Options{})
+	if len(rs[0].Escaped) != 0 {
+		t.Errorf("Escaped = %+v, want none: the child ended 50 ms after the leader", rs[0].Escaped)
+	}
+	if rs[0].Status != Exited || rs[0].ExitCode != 0 {
+		t.Errorf("got %s exit %d", rs[0].Status, rs[0].ExitCode)
+	}
+}
+
 // A check that leaves nothing reports nothing.
 func TestCleanCheckHasNoEscapees(t *testing.T) {
 	rs := Run(context.Background(), []Task{sh("clean", "echo hi")}, Options{})
