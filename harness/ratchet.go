@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -48,6 +49,9 @@ func (g *gate) ratchetBaseline(st Store, run *Run) *receipt.Receipt {
 		if r, err := receipt.Open(st.Dir).Load(id); err == nil && r.Mode == mode {
 			return r
 		}
+		if r, err := st.baselineCopy(in, id); err == nil && r.Mode == mode {
+			return r
+		}
 	}
 	r, err := vbdgate.FindReceipt(st.Dir, false, func(r *receipt.Receipt) bool {
 		return r.Mode == mode && r.Caller.Kind == vbdgate.CallerHook &&
@@ -60,6 +64,9 @@ func (g *gate) ratchetBaseline(st Store, run *Run) *receipt.Receipt {
 		rec.Baseline = r.ID
 		if err := st.setRatchetRecord(in, rec); err != nil {
 			g.note("could not record the session's baseline: %v", err)
+		}
+		if err := st.keepBaselineCopy(in, r); err != nil {
+			g.note("could not keep a copy of the session's baseline: %v", err)
 		}
 	}
 	return r
@@ -90,6 +97,10 @@ func (g *gate) ratchetStart(ctx context.Context, root string, st Store, tree str
 	rec.Baseline = r.ID
 	if err := st.setRatchetRecord(g.in, rec); err != nil {
 		g.note("no ratchet baseline recorded: %v", err)
+		return
+	}
+	if err := st.keepBaselineCopy(g.in, r); err != nil {
+		g.note("could not keep a copy of the session's baseline: %v", err)
 	}
 }
 
@@ -405,6 +416,65 @@ func (s Store) ratchetPath(in Input) string {
 		return strings.TrimSuffix(p, ".json") + ".ratchet.json"
 	}
 	return s.path("ratchet", sessionKey(in))
+}
+
+// baselineCopyPath is where the session keeps its own copy of its
+// baseline receipt: beside its ratchet record, outside the repository and
+// its git dir. The receipt under the git dir is the agent's to delete, and
+// the store prunes it once 50 newer runs have been saved (a loop of `vbd`
+// does that in seconds); either used to leave the session comparing its
+// runs with a later receipt, one that may already lack the tests the agent
+// removed. "" when there is no user state dir: the ratchet record is then
+// in the state dir as well, and a copy there would protect nothing.
+func (s Store) baselineCopyPath(in Input) string {
+	p, err := s.indexPath(in)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(p, ".json") + ".baseline.json"
+}
+
+// baselineCopy is the sealed record of a session's baseline receipt: the
+// receipt as it was read at the time (a pointer resolved to its pass),
+// in the form receipt.Marshal stores it.
+type baselineCopy struct {
+	ID      string          `json:"id"`
+	Receipt json.RawMessage `json:"receipt"`
+}
+
+// keepBaselineCopy records r, the session's baseline, as its copy.
+func (s Store) keepBaselineCopy(in Input, r *receipt.Receipt) error {
+	path := s.baselineCopyPath(in)
+	if path == "" {
+		return nil
+	}
+	data, err := receipt.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return s.write(path, baselineCopy{ID: r.ID, Receipt: data})
+}
+
+// baselineCopy reads the session's copy of its baseline receipt id: read
+// only when the receipt itself cannot be, so a stop pays nothing for it
+// while the receipt is there.
+func (s Store) baselineCopy(in Input, id string) (*receipt.Receipt, error) {
+	path := s.baselineCopyPath(in)
+	if path == "" {
+		return nil, os.ErrNotExist
+	}
+	var c baselineCopy
+	if err := s.read(path, &c); err != nil {
+		return nil, err
+	}
+	r, err := receipt.Parse(c.Receipt)
+	if err != nil {
+		return nil, err
+	}
+	if c.ID != id || r.ID != id {
+		return nil, fmt.Errorf("%s holds receipt %s, not the session's baseline %s", path, r.ID, id)
+	}
+	return r, nil
 }
 
 func (s Store) ratchetRecord(in Input) ratchetRecord {
