@@ -10,7 +10,7 @@ import (
 
 // fingerprintVersion changes whenever what is hashed changes, so an old
 // receipt can never match a fingerprint computed differently.
-const fingerprintVersion = "vbd.fingerprint/v1"
+const fingerprintVersion = "vbd.fingerprint/v2"
 
 // Walk looks at the work tree holding dir, once for the whole run: the
 // caller passes tree.Files to detection and the Tree to TakeOf. It returns

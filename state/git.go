@@ -106,7 +106,11 @@ func (g GitCmd) RunWarnings(ctx context.Context, args ...string) (out, warnings 
 		ctx, cancel = context.WithTimeout(ctx, g.Timeout)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, "git", args...)
+	argv := args
+	if !g.Writes {
+		argv = append(trustedStat[:len(trustedStat):len(trustedStat)], args...)
+	}
+	cmd := exec.CommandContext(ctx, "git", argv...)
 	cmd.Dir = g.Dir
 	env := g.Env
 	if env == nil {
@@ -134,6 +138,20 @@ func (g GitCmd) RunWarnings(ctx context.Context, args ...string) (out, warnings 
 		return stdout.Bytes(), nil, &GitError{Args: args, Dir: g.Dir, Stderr: strings.TrimSpace(stderr.String()), Err: err}
 	}
 	return stdout.Bytes(), stderr.Bytes(), nil
+}
+
+// trustedStat makes a read-only git command compare the work tree with
+// the index as git does by default, whatever the repository's config
+// says. The config is the agent's to write: with core.checkStat=minimal
+// or core.trustctime=false, a file edited to the same size with its
+// mtime put back (touch -d) read as unchanged, and so did a fingerprint
+// of it; a core.fsmonitor hook of the agent's, or an untracked cache it
+// refreshed, can say nothing changed. These cost a user with fsmonitor a
+// full status walk, and nothing otherwise.
+var trustedStat = []string{
+	"-c", "core.checkStat=default", "-c", "core.trustctime=true",
+	"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+	"-c", "core.ignoreStat=false",
 }
 
 // repoEnvVar reports whether k is one of git's repository variables, which

@@ -124,6 +124,7 @@ func (t *Tree) Digest(ctx context.Context) (string, error) {
 			if t.contentErr = t.contents(ctx); t.contentErr != nil {
 				return
 			}
+			t.rules = t.gitRules(ctx)
 		}
 		t.digest = t.hash()
 	})
@@ -147,6 +148,52 @@ func (t *Tree) hash() string {
 	for _, e := range t.entries {
 		HashField(h, e.record)
 		HashField(h, e.content)
+	}
+	HashField(h, "git rules")
+	HashField(h, t.rules)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// gitRules is what, in the git dir, decides which files status lists:
+// the repository's config and info/exclude and info/attributes, and the
+// excludes and attributes files a local config names. Each is the agent's
+// to write, and none is in the work tree. A new untracked file that
+// info/exclude ignores (a broken source file the compiler still reads) or
+// a config that changes how status compares files left the digest as it
+// was, so a pass of the tree before was reused. Hashed, a change to any
+// of them makes the next run verify again; it is not a change to the
+// tree the guard reports. A file that cannot be read counts as missing.
+func (t *Tree) gitRules(ctx context.Context) string {
+	h := sha256.New()
+	var local []byte
+	for _, p := range []string{
+		filepath.Join(t.CommonDir, "config"), filepath.Join(t.GitDir, "config.worktree"),
+		filepath.Join(t.CommonDir, "info", "exclude"), filepath.Join(t.CommonDir, "info", "attributes"),
+	} {
+		data, _ := os.ReadFile(p)
+		HashField(h, p)
+		HashField(h, string(data))
+		if strings.HasSuffix(p, "config") || strings.HasSuffix(p, "config.worktree") {
+			local = append(local, bytes.ToLower(data)...)
+		}
+	}
+	// Only a local config that names another file, or includes one, is
+	// worth a git process: the user's own global excludes are not the
+	// agent's to write.
+	if bytes.Contains(local, []byte("excludesfile")) || bytes.Contains(local, []byte("attributesfile")) || bytes.Contains(local, []byte("include")) {
+		out, _ := t.g.Run(ctx, "config", "--path", "--get-regexp", `^core\.(excludesfile|attributesfile)$`)
+		for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+			_, p, ok := strings.Cut(line, " ")
+			if !ok {
+				continue
+			}
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(t.Root, p)
+			}
+			data, _ := os.ReadFile(p)
+			HashField(h, line)
+			HashField(h, string(data))
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -35,8 +35,9 @@ var ErrNotGit = errors.New("not inside a git work tree: no tree fingerprint, so 
 // (the top level, the git dirs, vbd's state path, the index path and
 // HEAD's tree) and one `status --porcelain=v2 --untracked-files=all` (the
 // tracked files whose work tree differs from the index, through git's own
-// stat cache and the user's core.fsmonitor and core.untrackedCache, and
-// the untracked files). status needs no answer of rev-parse's: porcelain
+// stat cache compared as git does by default, never through
+// core.fsmonitor or the untracked cache (trustedStat), and the untracked
+// files). status needs no answer of rev-parse's: porcelain
 // paths are relative to the top level wherever git runs, and it looks at
 // the whole work tree. The index itself (every entry with its flags, mode
 // and blob id) vbd reads from the index file (readIndex), as `git
@@ -50,9 +51,7 @@ var ErrNotGit = errors.New("not inside a git work tree: no tree fingerprint, so 
 // index-only one take the untracked files from `ls-files -o
 // --exclude-standard` instead, which does not lstat every tracked file;
 // it too starts beside rev-parse, in the walked directory, and is asked
-// again at the top level when that directory is below it. The untracked cache is used by status with
-// --untracked-files=all only if the user set status.showUntrackedFiles=all;
-// vbd never turns the cache or fsmonitor on for the user.
+// again at the top level when that directory is below it.
 //
 // Nothing here writes to the repository: every git command runs with
 // GIT_OPTIONAL_LOCKS=0, so not even the index's stat data is refreshed.
@@ -101,6 +100,7 @@ type Tree struct {
 
 	content    sync.Once
 	entries    []entry
+	rules      string // gitRules, hashed into the digest
 	digest     string
 	contentErr error
 	// prev is the Tree this one rechecks: its file contents are reused

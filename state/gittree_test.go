@@ -449,3 +449,74 @@ func TestNestedRepositoryWithoutTheHooksIndex(t *testing.T) {
 		t.Error("the nested repository was fingerprinted with the outer repository's index")
 	}
 }
+
+// TestDigestSeesWhatTheGitDirHides: the git dir is the agent's to write,
+// and each of these used to leave the digest as it was, so a pass of the
+// tree before was reused: a tracked file edited to the same size with its
+// mtime put back under a config that stops status comparing more, a new
+// file info/exclude ignores, an excludes file a local config names that
+// now ignores a new file, attributes changed in info/attributes.
+func TestDigestSeesWhatTheGitDirHides(t *testing.T) {
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	backdate := func(t *testing.T, root, name string) {
+		if err := os.Chtimes(filepath.Join(root, name), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := map[string]struct {
+		setup, change func(t *testing.T, root string)
+	}{
+		"same-size edit, mtime put back, checkStat minimal": {
+			setup: func(t *testing.T, root string) {
+				gittest.Run(t, root, "config", "core.checkStat", "minimal")
+				gittest.Run(t, root, "config", "core.trustctime", "false")
+				backdate(t, root, "clean.go")
+				gittest.Run(t, root, "update-index", "-q", "--refresh") // the stat cache now holds the old mtime
+			},
+			change: func(t *testing.T, root string) {
+				// git compares whole seconds of ctime: an edit within the
+				// second of the refresh is a limit of git's own (left
+				// alone), so the edit waits for the next one.
+				for start := time.Now().Unix(); time.Now().Unix() == start; {
+					time.Sleep(10 * time.Millisecond)
+				}
+				writeFile(t, root, "clean.go", "package b\n")
+				backdate(t, root, "clean.go")
+			},
+		},
+		"a new file info/exclude ignores": {
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, ".git/info/exclude", "hidden.go\n")
+				writeFile(t, root, "hidden.go", "package a\n\nfunc init() { panic(1) }\n")
+			},
+		},
+		"the excludes file the local config names, edited": {
+			setup: func(t *testing.T, root string) {
+				writeFile(t, root, ".git/more-excludes", "")
+				gittest.Run(t, root, "config", "core.excludesFile", filepath.Join(root, ".git", "more-excludes"))
+			},
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, ".git/more-excludes", "hidden.go\n")
+				writeFile(t, root, "hidden.go", "package a\n")
+			},
+		},
+		"info/attributes changed": {
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, ".git/info/attributes", "*.go -text\n")
+			},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			root := treeRepo(t)
+			if tc.setup != nil {
+				tc.setup(t, root)
+			}
+			before := digest(t, walk(t, root, WalkOptions{}))
+			tc.change(t, root)
+			if after := digest(t, walk(t, root, WalkOptions{})); after == before {
+				t.Error("the digest did not change")
+			}
+		})
+	}
+}

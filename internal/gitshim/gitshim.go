@@ -30,7 +30,10 @@ func Install(t testing.TB) string {
 	return log
 }
 
-// Calls are the invocations logged so far, oldest first.
+// Calls are the invocations logged so far, oldest first, each without the
+// "-c key=value" options before its subcommand: tests count processes and
+// name them by what they do (vbd passes every read the same options; state's
+// tests hold what those do).
 func Calls(t testing.TB, log string) []string {
 	t.Helper()
 	b, err := os.ReadFile(log)
@@ -40,7 +43,15 @@ func Calls(t testing.TB, log string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	calls := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for i, c := range calls {
+		for strings.HasPrefix(c, "-c ") {
+			_, rest, _ := strings.Cut(c[len("-c "):], " ")
+			c = rest
+		}
+		calls[i] = c
+	}
+	return calls
 }
 
 // Reset empties the log.
