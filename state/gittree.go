@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -218,12 +219,50 @@ func locate(ctx context.Context, g GitCmd, t *Tree) error {
 		return filepath.Clean(p)
 	}
 	t.Root, t.Prefix, t.GitDir, t.CommonDir = lines[0], lines[1], lines[2], abs(lines[3])
+	if err := holds(t.Root, abs(g.Dir)); err != nil {
+		return err
+	}
 	t.statePath, t.indexPath, t.ObjectFormat, t.HeadTree = abs(lines[4]), abs(lines[5]), lines[6], lines[paths]
 	if len(t.opts.GitPaths) > 0 {
 		t.gitPaths = make(map[string]string, len(t.opts.GitPaths))
 		for i, name := range t.opts.GitPaths {
 			t.gitPaths[name] = abs(lines[7+i])
 		}
+	}
+	return nil
+}
+
+// WorkTreeElsewhereError is a directory whose git work tree, by the
+// repository's own config (core.worktree) or GIT_WORK_TREE, is somewhere
+// that does not hold it. That config is the agent's to write: pointed at
+// a clean copy of the tree, it had vbd verify the copy while the work
+// stayed broken where the agent left it. vbd verifies the directory it
+// was started in, or none.
+type WorkTreeElsewhereError struct {
+	Dir, Root string
+}
+
+func (e *WorkTreeElsewhereError) Error() string {
+	return fmt.Sprintf("git says the work tree of %s is %s, which does not hold it (core.worktree in the repository's config, or GIT_WORK_TREE): vbd verifies the directory it was started in, never another; remove the setting (git config --unset core.worktree) and run vbd again", e.Dir, e.Root)
+}
+
+// holds reports, as a *WorkTreeElsewhereError, a work tree root that is
+// not dir or above it. Both are compared with their links resolved, and
+// without regard to case where the file system usually ignores it.
+func holds(root, dir string) error {
+	canon := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		p = filepath.Clean(p)
+		if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+			p = strings.ToLower(p)
+		}
+		return p
+	}
+	rel, err := filepath.Rel(canon(root), canon(dir))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return &WorkTreeElsewhereError{Dir: dir, Root: root}
 	}
 	return nil
 }

@@ -520,3 +520,35 @@ func TestDigestSeesWhatTheGitDirHides(t *testing.T) {
 		})
 	}
 }
+
+// TestHolds: a work tree holds the directory vbd started in, or the
+// directory is refused with a *WorkTreeElsewhereError.
+func TestHolds(t *testing.T) {
+	base := realPath(t, t.TempDir())
+	for _, d := range []string{"repo/sub", "repo2", "clean"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(base, "repo", "sub"), filepath.Join(base, "link")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		root, dir string
+		ok        bool
+	}{
+		{"repo", "repo", true},
+		{"repo", "repo/sub", true},
+		{"repo", "link", true}, // the link resolves into the work tree
+		{"repo/sub", "repo", false},
+		{"clean", "repo", false},
+		{"repo", "repo2", false}, // a sibling whose name starts alike
+	}
+	for _, tc := range tests {
+		err := holds(filepath.Join(base, tc.root), filepath.Join(base, tc.dir))
+		var elsewhere *WorkTreeElsewhereError
+		if got := err == nil; got != tc.ok || !tc.ok && !errors.As(err, &elsewhere) {
+			t.Errorf("holds(%s, %s) = %v, want ok %v", tc.root, tc.dir, err, tc.ok)
+		}
+	}
+}

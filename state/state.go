@@ -55,6 +55,9 @@ func Find(ctx context.Context, dir string) (Repo, error) {
 	if len(lines) != 3 {
 		return Repo{Root: abs}, nil
 	}
+	if err := holds(lines[0], abs); err != nil {
+		return Repo{}, err
+	}
 	sp := lines[2]
 	if !filepath.IsAbs(sp) {
 		sp = filepath.Join(abs, sp)
