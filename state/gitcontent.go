@@ -89,14 +89,18 @@ func (t *Tree) buildEntries() []entry {
 		out = append(out, entry{record: "? " + p, path: p})
 	}
 	for rec := range bytes.SplitSeq(t.index, []byte{0}) {
-		if len(rec) < 2 || rec[0] == 'H' {
+		if len(rec) < 2 || rec[0] == 'H' && !t.filtered {
 			continue
 		}
 		_, p, ok := bytes.Cut(rec, []byte{'\t'})
 		if !ok {
 			continue
 		}
-		out = append(out, entry{record: "hidden " + string(rec), path: string(p)})
+		label := "hidden "
+		if rec[0] == 'H' {
+			label = "filtered "
+		}
+		out = append(out, entry{record: label + string(rec), path: string(p)})
 	}
 	return out
 }
@@ -120,11 +124,11 @@ func (t *Tree) Digest(ctx context.Context) (string, error) {
 			return
 		}
 		if !t.opts.IndexOnly {
+			t.rules, t.filtered = t.gitRules(ctx)
 			t.entries = t.buildEntries()
 			if t.contentErr = t.contents(ctx); t.contentErr != nil {
 				return
 			}
-			t.rules = t.gitRules(ctx)
 		}
 		t.digest = t.hash()
 	})
@@ -163,7 +167,14 @@ func (t *Tree) hash() string {
 // was, so a pass of the tree before was reused. Hashed, a change to any
 // of them makes the next run verify again; it is not a change to the
 // tree the guard reports. A file that cannot be read counts as missing.
-func (t *Tree) gitRules(ctx context.Context) string {
+//
+// filtered is set when the repository's own config (or a file it
+// includes) defines a clean or process filter: status compares a tracked
+// file through it, and a filter that prints the committed content makes
+// any edit read as none. Every tracked file is then hashed by content, as
+// an assume-unchanged one is. A filter in the user's global config (git
+// LFS's) is not the agent's to write and costs nothing.
+func (t *Tree) gitRules(ctx context.Context) (rules string, filtered bool) {
 	h := sha256.New()
 	var local []byte
 	for _, p := range []string{
@@ -180,22 +191,32 @@ func (t *Tree) gitRules(ctx context.Context) string {
 	// Only a local config that names another file, or includes one, is
 	// worth a git process: the user's own global excludes are not the
 	// agent's to write.
-	if bytes.Contains(local, []byte("excludesfile")) || bytes.Contains(local, []byte("attributesfile")) || bytes.Contains(local, []byte("include")) {
-		out, _ := t.g.Run(ctx, "config", "--path", "--get-regexp", `^core\.(excludesfile|attributesfile)$`)
+	for _, word := range []string{"excludesfile", "attributesfile", "include", "filter"} {
+		if !bytes.Contains(local, []byte(word)) {
+			continue
+		}
+		out, _ := t.g.Run(ctx, "config", "--show-scope", "--path", "--get-regexp", `^(core\.(excludesfile|attributesfile)|filter\..*\.(clean|process))$`)
 		for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
-			_, p, ok := strings.Cut(line, " ")
+			scope, kv, _ := strings.Cut(line, "\t")
+			key, value, ok := strings.Cut(kv, " ")
 			if !ok {
 				continue
 			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(t.Root, p)
+			if strings.HasPrefix(key, "filter.") {
+				filtered = filtered || scope == "local" || scope == "worktree"
+				HashField(h, line)
+				continue
 			}
-			data, _ := os.ReadFile(p)
+			if !filepath.IsAbs(value) {
+				value = filepath.Join(t.Root, value)
+			}
+			data, _ := os.ReadFile(value)
 			HashField(h, line)
 			HashField(h, string(data))
 		}
+		break
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), filtered
 }
 
 // hashIndex hashes the digest's first part: HEAD's tree and the index.

@@ -102,6 +102,7 @@ type Tree struct {
 	content    sync.Once
 	entries    []entry
 	rules      string // gitRules, hashed into the digest
+	filtered   bool   // gitRules: a filter of the repository's own; every tracked file is hashed
 	digest     string
 	contentErr error
 	// prev is the Tree this one rechecks: its file contents are reused

@@ -455,7 +455,9 @@ func TestNestedRepositoryWithoutTheHooksIndex(t *testing.T) {
 // tree before was reused: a tracked file edited to the same size with its
 // mtime put back under a config that stops status comparing more, a new
 // file info/exclude ignores, an excludes file a local config names that
-// now ignores a new file, attributes changed in info/attributes.
+// now ignores a new file, a same-size edit that a clean filter of the
+// repository's own turns back into the committed content, attributes
+// changed in info/attributes.
 func TestDigestSeesWhatTheGitDirHides(t *testing.T) {
 	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	backdate := func(t *testing.T, root, name string) {
@@ -498,6 +500,15 @@ func TestDigestSeesWhatTheGitDirHides(t *testing.T) {
 			change: func(t *testing.T, root string) {
 				writeFile(t, root, ".git/more-excludes", "hidden.go\n")
 				writeFile(t, root, "hidden.go", "package a\n")
+			},
+		},
+		"a same-size edit through a clean filter of the repository's own": {
+			setup: func(t *testing.T, root string) {
+				gittest.Run(t, root, "config", "filter.hide.clean", "git show HEAD:%f")
+				writeFile(t, root, ".git/info/attributes", "clean.go filter=hide\n")
+			},
+			change: func(t *testing.T, root string) {
+				writeFile(t, root, "clean.go", "package b\n")
 			},
 		},
 		"info/attributes changed": {
