@@ -208,8 +208,9 @@ func locate(ctx context.Context, g GitCmd, t *Tree) error {
 		lines = append(lines, "none")
 	case err == nil || GitExitCode(err) >= 0:
 		// Not a work tree: outside any repository, inside a git dir, or a
-		// bare repository.
-		return ErrNotGit
+		// bare repository; or a checkout git will not treat as one.
+		dir, _ := filepath.Abs(g.Dir)
+		return notGit(dir, err)
 	default:
 		return fmt.Errorf("locate the git repository of %s: %w", g.Dir, err)
 	}
@@ -231,6 +232,51 @@ func locate(ctx context.Context, g GitCmd, t *Tree) error {
 		}
 	}
 	return nil
+}
+
+// NotAWorkTreeError is a directory inside a checkout (a .git beside it or
+// above it) that git will not treat as a work tree: core.bare set in the
+// repository's config, a .git file naming a git dir that is gone, a
+// repository git refuses to open. The config is the agent's to write:
+// with core.bare = true, vbd took the checkout for a plain directory,
+// whose state lives elsewhere, and the session forgot the tests it had
+// seen fail. vbd refuses it rather than verify it as something else.
+type NotAWorkTreeError struct {
+	Dir, DotGit string
+	// Git is the first line of what git said, if anything.
+	Git string
+}
+
+func (e *NotAWorkTreeError) Error() string {
+	said := ""
+	if e.Git != "" {
+		said = " (git: " + e.Git + ")"
+	}
+	return fmt.Sprintf("%s is in a checkout (%s), but git does not treat it as a work tree%s: vbd will not verify it as a plain directory; if the repository's config sets core.bare = true, unset it (git config --unset core.bare) and run vbd again", e.Dir, e.DotGit, said)
+}
+
+// notGit is ErrNotGit for a directory outside every checkout, else a
+// *NotAWorkTreeError; err is what git's rev-parse answered.
+func notGit(dir string, err error) error {
+	for d := dir; ; {
+		dotGit := filepath.Join(d, ".git")
+		if rel, rerr := filepath.Rel(dotGit, dir); rerr == nil && (rel == "." || !strings.HasPrefix(rel, "..")) {
+			return ErrNotGit // in the git dir itself, not in a checkout
+		}
+		if _, serr := os.Lstat(dotGit); serr == nil {
+			e := &NotAWorkTreeError{Dir: dir, DotGit: dotGit}
+			var gerr *GitError
+			if errors.As(err, &gerr) {
+				e.Git, _, _ = strings.Cut(gerr.Stderr, "\n")
+			}
+			return e
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ErrNotGit
+		}
+		d = up
+	}
 }
 
 // WorkTreeElsewhereError is a directory whose git work tree, by the

@@ -154,6 +154,16 @@ func TestWalkTreeNotGit(t *testing.T) {
 	if _, err := WalkTree(t.Context(), filepath.Join(root, ".git"), WalkOptions{}); !errors.Is(err, ErrNotGit) {
 		t.Errorf("inside .git: err = %v, want ErrNotGit", err)
 	}
+	// A checkout whose config says it is bare is refused, not verified as
+	// a plain directory, by a walk and by Find alike.
+	gittest.Run(t, root, "config", "core.bare", "true")
+	var notTree *NotAWorkTreeError
+	if _, err := WalkTree(t.Context(), filepath.Join(root, "sub"), WalkOptions{}); !errors.As(err, &notTree) {
+		t.Errorf("core.bare checkout: err = %v, want a *NotAWorkTreeError", err)
+	}
+	if _, err := Find(t.Context(), root); !errors.As(err, &notTree) {
+		t.Errorf("core.bare checkout, Find: err = %v, want a *NotAWorkTreeError", err)
+	}
 }
 
 func TestWalkTreeFreshRepository(t *testing.T) {
@@ -478,10 +488,9 @@ func TestDigestSeesWhatTheGitDirHides(t *testing.T) {
 			change: func(t *testing.T, root string) {
 				// git compares whole seconds of ctime: an edit within the
 				// second of the refresh is a limit of git's own (left
-				// alone), so the edit waits for the next one.
-				for start := time.Now().Unix(); time.Now().Unix() == start; {
-					time.Sleep(10 * time.Millisecond)
-				}
+				// alone), so the edit waits for a later second, by the
+				// file system's clock, which lags the wall clock.
+				waitForNextCtimeSecond(t, filepath.Join(root, "clean.go"))
 				writeFile(t, root, "clean.go", "package b\n")
 				backdate(t, root, "clean.go")
 			},
@@ -562,4 +571,33 @@ func TestHolds(t *testing.T) {
 			t.Errorf("holds(%s, %s) = %v, want ok %v", tc.root, tc.dir, err, tc.ok)
 		}
 	}
+}
+
+// waitForNextCtimeSecond waits until a file written now gets a ctime in a
+// later second than path's (Linux; elsewhere keyOf knows no ctime and it
+// waits a second and a half).
+func waitForNextCtimeSecond(t *testing.T, path string) {
+	t.Helper()
+	ctime := func(p string) int64 {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return keyOf(fi).ctime
+	}
+	was := ctime(path)
+	if was == 0 {
+		time.Sleep(1500 * time.Millisecond)
+		return
+	}
+	probe := filepath.Join(t.TempDir(), "probe")
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if err := os.WriteFile(probe, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if ctime(probe)/int64(time.Second) > was/int64(time.Second) {
+			return
+		}
+	}
+	t.Fatal("the file system's clock did not reach the next second in 5 s")
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -49,6 +50,11 @@ func Find(ctx context.Context, dir string) (Repo, error) {
 	}
 	out, err := Git(ctx, abs, "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-path", "vbd")
 	if err != nil {
+		if _, lerr := exec.LookPath("git"); lerr == nil && GitExitCode(err) >= 0 {
+			if nerr := notGit(abs, err); !errors.Is(nerr, ErrNotGit) {
+				return Repo{}, nerr
+			}
+		}
 		return Repo{Root: abs}, nil //nolint:nilerr // not a git work tree: verify the directory itself
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
