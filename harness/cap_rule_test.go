@@ -161,3 +161,28 @@ func TestBaselineNeverReplaced(t *testing.T) {
 		t.Errorf("distrust message %q", m)
 	}
 }
+
+// TestSessionRecordsFollowTheWorkTree: a session's records are found by
+// its work tree, wherever its state dir is now (a git dir moved behind a
+// .git file), and a record a vbd before this one keyed by the state dir is
+// still found.
+func TestSessionRecordsFollowTheWorkTree(t *testing.T) {
+	root, sessions := t.TempDir(), t.TempDir()
+	in := Input{Harness: Claude, Session: "s1"}
+	before := Store{Dir: t.TempDir(), Root: root, Sessions: sessions}
+	if err := before.setRatchetRecord(in, ratchetRecord{Told: "failing"}); err != nil {
+		t.Fatal(err)
+	}
+	moved := Store{Dir: t.TempDir(), Root: root, Sessions: sessions}
+	if got := moved.ratchetRecord(in).Told; got != "failing" {
+		t.Errorf("after the state dir moved: Told = %q, want the session's record", got)
+	}
+	legacy := Store{Dir: t.TempDir(), Sessions: sessions}
+	if err := legacy.setRatchetRecord(in, ratchetRecord{Told: "older"}); err != nil {
+		t.Fatal(err)
+	}
+	upgraded := Store{Dir: legacy.Dir, Root: t.TempDir(), Sessions: sessions}
+	if got := upgraded.ratchetRecord(in).Told; got != "older" {
+		t.Errorf("a record keyed by the state dir: Told = %q, want it found", got)
+	}
+}

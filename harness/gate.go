@@ -146,6 +146,9 @@ type Env struct {
 	// FallbackStateDir keeps the block count when the repository's state
 	// dir cannot be found; empty means the user's cache dir.
 	FallbackStateDir string
+	// SessionsDir is the index of sessions (Store.Sessions); empty means
+	// the user's state dir.
+	SessionsDir string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Deadline, when set, is told when the answer will be out by: the
@@ -289,7 +292,12 @@ func (g *gate) storeAt(dir string) Store {
 	if g.memo == nil {
 		g.memo = newRecordMemo()
 	}
-	return Store{Dir: dir, Now: g.env.Now, distrust: g.distrust, memo: g.memo}
+	st := Store{Dir: dir, Now: g.env.Now, Sessions: g.env.SessionsDir, distrust: g.distrust, memo: g.memo}
+	if dir != "" && dir == g.stateDir {
+		// Set with stateDir, under the lock, once the repository is located.
+		st.Root = g.locRoot
+	}
+	return st
 }
 
 func (g *gate) note(format string, args ...any) {

@@ -168,7 +168,10 @@ func serveIn(t *testing.T, stateDir string, args []string, stdin []byte, verify 
 			return verify(ctx, r)
 		},
 		FallbackStateDir: stateDir,
-		margin:           testMargin,
+		// One state dir is one repository here, all of them at "/repo":
+		// each has an index of sessions of its own.
+		SessionsDir: filepath.Join(stateDir, ".sessions"),
+		margin:      testMargin,
 	}
 	code := Serve(context.Background(), hookOpts(args), env)
 	mu.Lock()

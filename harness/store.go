@@ -27,6 +27,9 @@ import (
 type Store struct {
 	// Dir is vbd's state dir for the repository (state.Dir).
 	Dir string
+	// Root is the work tree's top level, when known: what the index of
+	// sessions is keyed by (indexPath).
+	Root string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Key seals the records; nil means the user's key (state.UserKey).
@@ -271,7 +274,12 @@ func (s Store) SetBaseline(in Input, tree string) (recorded bool, err error) {
 }
 
 // indexPath is the session's entry in the index of sessions: one file per
-// (state dir, harness, session), under the user's state dir.
+// (work tree, harness, session), under the user's state dir. It is keyed
+// by the work tree's top level, where the harness runs, not by the state
+// dir: the git dir is the agent's to move (a .git file naming a copy of
+// it elsewhere), and an index keyed by where it is had the session start
+// afresh, without the tests it had seen fail. An entry that a vbd before
+// this one keyed by the state dir is still found there.
 func (s Store) indexPath(in Input) (string, error) {
 	dir := s.Sessions
 	if dir == "" {
@@ -281,12 +289,40 @@ func (s Store) indexPath(in Input) (string, error) {
 		}
 		dir = filepath.Join(user, "sessions")
 	}
-	abs, err := filepath.Abs(s.Dir)
+	// prefix tells a work tree's key from a state dir's.
+	entry := func(prefix, of string) (string, error) {
+		abs, err := filepath.Abs(of)
+		if err != nil {
+			return "", err
+		}
+		sum := sha256.Sum256([]byte(prefix + abs + "\x00" + sessionKey(in)))
+		return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json"), nil
+	}
+	if s.Root == "" {
+		return entry("", s.Dir)
+	}
+	p, err := entry("tree\x00", s.Root)
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256([]byte(abs + "\x00" + sessionKey(in)))
-	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json"), nil
+	if !anyExists(p) {
+		if legacy, lerr := entry("", s.Dir); lerr == nil && anyExists(legacy) {
+			return legacy, nil
+		}
+	}
+	return p, nil
+}
+
+// anyExists reports whether the index entry at p, or a record beside it
+// (a session without a start has a ratchet record alone), exists.
+func anyExists(p string) bool {
+	stem := strings.TrimSuffix(p, ".json")
+	for _, f := range []string{p, stem + ".ratchet.json", stem + ".baseline.json"} {
+		if _, err := os.Lstat(f); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }
 
 // indexSession adds the session's start to the index; false when it was
