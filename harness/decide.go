@@ -22,6 +22,15 @@ func (g *gate) work(ctx context.Context) outcome {
 	st := g.storeAt(stateDir)
 	ev, _ := specOf(in.Harness).event(in.Event)
 
+	if locErr == nil {
+		if err := g.checkSessionRoot(ctx, st, root); err != nil {
+			if isStartEvent(in.Event) {
+				g.note("%v", err)
+				return outcome{silent: true}
+			}
+			return ownError(err)
+		}
+	}
 	if isStartEvent(in.Event) {
 		g.recordBaseline(ctx, root, st, locErr)
 		return outcome{silent: true}
