@@ -188,9 +188,9 @@ func (t *Tree) gitRules(ctx context.Context) (rules string, filtered bool) {
 			local = append(local, bytes.ToLower(data)...)
 		}
 	}
-	// Only a local config that names another file, or includes one, is
-	// worth a git process: the user's own global excludes are not the
-	// agent's to write.
+	// Only a local config that names another file, includes one or
+	// defines a filter is worth a git process: the user's own global
+	// config is not the agent's to write.
 	for _, word := range []string{"excludesfile", "attributesfile", "include", "filter"} {
 		if !bytes.Contains(local, []byte(word)) {
 			continue
@@ -203,7 +203,7 @@ func (t *Tree) gitRules(ctx context.Context) (rules string, filtered bool) {
 				continue
 			}
 			if strings.HasPrefix(key, "filter.") {
-				filtered = filtered || scope == "local" || scope == "worktree"
+				filtered = filtered || (scope == "local" || scope == "worktree") && !lfsFilters[value]
 				HashField(h, line)
 				continue
 			}
@@ -218,6 +218,12 @@ func (t *Tree) gitRules(ctx context.Context) (rules string, filtered bool) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), filtered
 }
+
+// lfsFilters are git LFS's own filter commands (`git lfs install --local`
+// writes them to the repository's config): a file through them reads as
+// its pointer, which any edit changes, so they hide nothing and every
+// tracked file need not be hashed.
+var lfsFilters = map[string]bool{"git-lfs clean -- %f": true, "git-lfs filter-process": true}
 
 // hashIndex hashes the digest's first part: HEAD's tree and the index.
 func (t *Tree) hashIndex() hash.Hash {

@@ -601,3 +601,24 @@ func waitForNextCtimeSecond(t *testing.T, path string) {
 	}
 	t.Fatal("the file system's clock did not reach the next second in 5 s")
 }
+
+// TestFilteredOnlyForFiltersThatCanHide: a clean filter of the
+// repository's own makes the digest hash every tracked file; git LFS's
+// own commands, which `git lfs install --local` writes there, do not.
+func TestFilteredOnlyForFiltersThatCanHide(t *testing.T) {
+	for _, tc := range []struct {
+		clean    string
+		filtered bool
+	}{
+		{"git show HEAD:%f", true},
+		{"git-lfs clean -- %f", false},
+	} {
+		root := treeRepo(t)
+		gittest.Run(t, root, "config", "filter.x.clean", tc.clean)
+		tr := walk(t, root, WalkOptions{})
+		digest(t, tr)
+		if tr.filtered != tc.filtered {
+			t.Errorf("clean = %q: filtered %v, want %v", tc.clean, tr.filtered, tc.filtered)
+		}
+	}
+}
