@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/vbd-dev/vbd/state"
 )
@@ -31,13 +30,9 @@ type sessionRootRecord struct {
 // sessionRootPath is the record's place in the index of sessions, keyed
 // by the session alone; "" without a user state dir.
 func (s Store) sessionRootPath(in Input) string {
-	dir := s.Sessions
-	if dir == "" {
-		user, err := state.UserStateDir(nil)
-		if err != nil {
-			return ""
-		}
-		dir = filepath.Join(user, "sessions")
+	dir, err := s.sessionsDir()
+	if err != nil {
+		return ""
 	}
 	sum := sha256.Sum256([]byte("root\x00" + sessionKey(in)))
 	return filepath.Join(dir, "root-"+hex.EncodeToString(sum[:16])+".json")
@@ -70,7 +65,7 @@ func (g *gate) checkSessionRoot(ctx context.Context, st Store, root string) erro
 		}
 		return nil
 	}
-	if filepath.Clean(rec.Root) == filepath.Clean(root) || !nested(rec.Root, root) {
+	if filepath.Clean(rec.Root) == filepath.Clean(root) || !state.Within(rec.Root, root) && !state.Within(root, rec.Root) {
 		// The same tree, or another repository the session went on to.
 		return nil
 	}
@@ -80,13 +75,4 @@ func (g *gate) checkSessionRoot(ctx context.Context, st Store, root string) erro
 		return nil
 	}
 	return &ReRootedError{Was: rec.Root, Now: root}
-}
-
-// nested reports whether one of a and b holds the other.
-func nested(a, b string) bool {
-	within := func(outer, inner string) bool {
-		rel, err := filepath.Rel(outer, inner)
-		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-	}
-	return within(a, b) || within(b, a)
 }

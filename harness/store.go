@@ -281,13 +281,9 @@ func (s Store) SetBaseline(in Input, tree string) (recorded bool, err error) {
 // afresh, without the tests it had seen fail. An entry that a vbd before
 // this one keyed by the state dir is still found there.
 func (s Store) indexPath(in Input) (string, error) {
-	dir := s.Sessions
-	if dir == "" {
-		user, err := state.UserStateDir(nil)
-		if err != nil {
-			return "", err
-		}
-		dir = filepath.Join(user, "sessions")
+	dir, err := s.sessionsDir()
+	if err != nil {
+		return "", err
 	}
 	// prefix tells a work tree's key from a state dir's.
 	entry := func(prefix, of string) (string, error) {
@@ -311,6 +307,19 @@ func (s Store) indexPath(in Input) (string, error) {
 		}
 	}
 	return p, nil
+}
+
+// sessionsDir is the index of sessions: Sessions, else the user state
+// dir's.
+func (s Store) sessionsDir() (string, error) {
+	if s.Sessions != "" {
+		return s.Sessions, nil
+	}
+	user, err := state.UserStateDir(nil)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(user, "sessions"), nil
 }
 
 // anyExists reports whether the index entry at p, or a record beside it

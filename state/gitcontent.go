@@ -191,10 +191,7 @@ func (t *Tree) gitRules(ctx context.Context) (rules string, filtered bool) {
 	// Only a local config that names another file, includes one or
 	// defines a filter is worth a git process: the user's own global
 	// config is not the agent's to write.
-	for _, word := range []string{"excludesfile", "attributesfile", "include", "filter"} {
-		if !bytes.Contains(local, []byte(word)) {
-			continue
-		}
+	if slices.ContainsFunc([]string{"excludesfile", "attributesfile", "include", "filter"}, func(w string) bool { return bytes.Contains(local, []byte(w)) }) {
 		out, _ := t.g.Run(ctx, "config", "--show-scope", "--path", "--get-regexp", `^(core\.(excludesfile|attributesfile)|filter\..*\.(clean|process))$`)
 		for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
 			scope, kv, _ := strings.Cut(line, "\t")
@@ -214,7 +211,6 @@ func (t *Tree) gitRules(ctx context.Context) (rules string, filtered bool) {
 			HashField(h, line)
 			HashField(h, string(data))
 		}
-		break
 	}
 	return hex.EncodeToString(h.Sum(nil)), filtered
 }

@@ -294,21 +294,17 @@ func (e *WorkTreeElsewhereError) Error() string {
 }
 
 // holds reports, as a *WorkTreeElsewhereError, a work tree root that is
-// not dir or above it. Both are compared with their links resolved, and
-// without regard to case where the file system usually ignores it.
+// not dir or above it (Within, links resolved, and without regard to case
+// where the file system usually ignores it).
 func holds(root, dir string) error {
 	canon := func(p string) string {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			p = r
-		}
-		p = filepath.Clean(p)
+		p = RealPath(p)
 		if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
 			p = strings.ToLower(p)
 		}
 		return p
 	}
-	rel, err := filepath.Rel(canon(root), canon(dir))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+	if !Within(canon(dir), canon(root)) {
 		return &WorkTreeElsewhereError{Dir: dir, Root: root}
 	}
 	return nil
